@@ -1,0 +1,127 @@
+#!/usr/bin/env -S deno run --allow-all
+/**
+ * The `dbagenteval` command line. It parses arguments, hands each command to
+ * its module in lib/cli/ (imported only when that command runs, so start-up
+ * stays fast), and turns errors into one line on stderr and exit code 2.
+ *
+ * @module
+ */
+import { Command, CommanderError, InvalidArgumentError, Option } from "@commander-js/extra-typings";
+import process from "node:process";
+import { VERSION } from "./lib/version.ts";
+
+function integer(min: number) {
+  return (value: string): number => {
+    const n = Number(value);
+    if (!Number.isInteger(n) || n < min) {
+      throw new InvalidArgumentError(`expected a whole number of at least ${min}, got "${value}"`);
+    }
+    return n;
+  };
+}
+
+function collect(value: string, previous: string[] | undefined): string[] {
+  return [...(previous ?? []), value];
+}
+
+const program = new Command("dbagenteval")
+  .description("Diff SQLite databases and test text-to-SQL agents.")
+  .version(VERSION, "-V, --version", "print the version")
+  .showHelpAfterError("(run with --help for usage)")
+  .showSuggestionAfterError(true)
+  .exitOverride();
+
+const db = program.command("db").description("inspect and diff SQLite databases");
+
+db.command("info")
+  .description("print a SQLite file's tables, row counts, page size, encoding and journal mode")
+  .argument("<path>", "the database file")
+  .option("--json", "print JSON instead of text")
+  .action(async (path, options) => {
+    const { dbInfoCommand } = await import("./lib/cli/db_info.ts");
+    process.exitCode = await dbInfoCommand(path, options);
+  });
+
+db.command("diff")
+  .description("diff two SQLite files, or two folders of them")
+  .argument("<before>", "the file or folder before")
+  .argument("<after>", "the file or folder after")
+  .option("--json <file>", "write the diff document as JSON to a file (- for stdout)")
+  .addOption(
+    new Option("--target <plane>", "which changes to show").choices(
+      ["data", "schema", "both"] as const,
+    )
+      .default("both" as const),
+  )
+  .option("--max-rows <n>", "most row changes kept per table and kind", integer(0), 1000)
+  .option("--table <name>", "only this table (repeatable)", collect)
+  .option("--pattern <glob>", "database file pattern for folders (repeatable)", collect)
+  .option(
+    "--select <selector>",
+    "a selector (file or inline JSON/YAML): exit 0 if it matches, 1 if not",
+  )
+  .action(async (before, after, options) => {
+    const { dbDiffCommand } = await import("./lib/cli/db_diff.ts");
+    process.exitCode = await dbDiffCommand(before, after, options);
+  });
+
+db.command("match")
+  .description("test a saved diff document against a selector: exit 0 if it matches, 1 if not")
+  .argument("<diff>", "a diff document written by db diff --json")
+  .argument("<selector>", "a selector file or inline JSON/YAML")
+  .action(async (diff, selector) => {
+    const { dbMatchCommand } = await import("./lib/cli/db_match.ts");
+    process.exitCode = await dbMatchCommand(diff, selector);
+  });
+
+program.command("validate")
+  .description("check a cases file for mistakes without running the agent")
+  .argument("<cases>", "a .yaml, .yml, .json or .jsonl cases file")
+  .action(async (cases) => {
+    const { validateCommand } = await import("./lib/cli/validate.ts");
+    process.exitCode = await validateCommand(cases);
+  });
+
+program.command("run")
+  .description("ask the agent every case and check what it did")
+  .argument("<cases>", "a .yaml, .yml, .json or .jsonl cases file")
+  .requiredOption("--agent <module:export>", "your agent function, e.g. shop.ts:myAgent")
+  .option("--execute <module:export>", "your executor, for reference_sql")
+  .option("--db <file>", "run reference_sql read-only on this SQLite file (no executor needed)")
+  .option(
+    "--agent-db <file>",
+    "give each case a fresh copy of this SQLite file and check what the agent changed",
+  )
+  .option("--rules <module:export>", "a list of rules")
+  .option("--judge <module:export>", "your judge function")
+  .option("--judge-url <url>", "an OpenAI-compatible chat-completions endpoint to judge with")
+  .option("--judge-model <name>", "the model for --judge-url")
+  .option("--tags <list>", "run only cases with one of these comma-separated tags")
+  .option("--concurrency <n>", "cases run at the same time", integer(1), 4)
+  .option("--timeout <seconds>", "seconds a case may take before it is an ERROR", Number)
+  .option("--json <file>", "save the full result as JSON (diff reads it)")
+  .option("--md <file>", "save a short Markdown report")
+  .action(async (cases, options) => {
+    const { runCommand } = await import("./lib/cli/run.ts");
+    process.exitCode = await runCommand(cases, options);
+  });
+
+program.command("diff")
+  .description("compare two saved runs: exit 1 on a regression")
+  .argument("<before>", "a run file written by run --json")
+  .argument("<after>", "a run file written by run --json")
+  .action(async (before, after) => {
+    const { diffRunsCommand } = await import("./lib/cli/diff_runs.ts");
+    process.exitCode = await diffRunsCommand(before, after);
+  });
+
+try {
+  await program.parseAsync(process.argv);
+} catch (error) {
+  if (error instanceof CommanderError) {
+    process.exitCode = error.exitCode === 0 ? 0 : 2;
+  } else {
+    const { reportError } = await import("./lib/cli/report_error.ts");
+    process.exitCode = reportError(error);
+  }
+}

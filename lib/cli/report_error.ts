@@ -1,0 +1,34 @@
+/**
+ * Turns an error that escaped a command into one line on stderr and an exit
+ * code: 2 for bad input (the command could not run), 2 for a bug as well, with
+ * the stack, since the run did not happen either way.
+ *
+ * @module
+ */
+import process from "node:process";
+import {
+  CasesFileError,
+  SelectorError,
+  SqliteOpenError,
+  SqliteQueryError,
+  UsageError,
+} from "../errors.ts";
+
+/**
+ * Prints `error` for a person and returns the exit code.
+ *
+ * @param error what a command threw
+ * @returns the exit code, always 2
+ */
+export function reportError(error: unknown): number {
+  const known = error instanceof UsageError || error instanceof SqliteOpenError ||
+    error instanceof SelectorError || error instanceof CasesFileError ||
+    error instanceof SqliteQueryError;
+  if (known) {
+    process.stderr.write(`error: ${error.message}\n`);
+  } else {
+    const text = error instanceof Error ? (error.stack ?? error.message) : String(error);
+    process.stderr.write(`error: internal error, please report it: ${text}\n`);
+  }
+  return 2;
+}

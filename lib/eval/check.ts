@@ -1,0 +1,96 @@
+/**
+ * The check interface: every built-in check, SQL rule, judge check and user
+ * rule is a {@link Check} that returns findings as data.
+ *
+ * @module
+ */
+import type { Row, Trace } from "./trace.ts";
+import type { TestCase } from "./case.ts";
+import type { DatabaseDiff } from "../diff/types.ts";
+
+/** A check passed. */
+export const PASS = "PASS";
+/** A check failed. */
+export const FAIL = "FAIL";
+/** The check itself could not run. */
+export const ERROR = "ERROR";
+/** The check had nothing to check. */
+export const SKIP = "SKIP";
+
+/** The outcome of one check, and the verdict of a case. */
+export type Status = typeof PASS | typeof FAIL | typeof ERROR | typeof SKIP;
+
+/** One check's finding. */
+export interface CheckResult {
+  /** The check's name, e.g. `reference_rows`. */
+  readonly name: string;
+  /** The stage it concerns, by name, e.g. `execute`. */
+  readonly stage: string;
+  readonly status: Status;
+  /** Why, for a person; empty when there is nothing to say. */
+  readonly detail: string;
+}
+
+/** A judge: takes a prompt, returns the model's reply text. */
+export type Judge = (prompt: string) => string | Promise<string>;
+
+/** What the harness knows beyond the trace and the case, for checks that need it. */
+export interface CheckContext {
+  /** The rows of the case's reference_sql, when it has one and it ran. */
+  readonly referenceRows?: readonly Row[];
+  /** The judge, when the run has one. */
+  readonly judge?: Judge;
+  /** The diff of the agent's database copy, before and after, with --agent-db. */
+  readonly dbDiff?: DatabaseDiff;
+}
+
+/**
+ * A check on a trace. Subclass it, give it a `name`, and implement `run`.
+ * Return findings; throw only for a bug or broken input.
+ *
+ * @example
+ * ```ts
+ * import { Check, FAIL, PASS, SKIP, type CheckResult } from "./check.ts";
+ * import type { Trace } from "./trace.ts";
+ *
+ * class ShortAnswer extends Check {
+ *   readonly name = "short_answer";
+ *   run(trace: Trace): CheckResult {
+ *     const stage = trace.lastOf("answer");
+ *     if (stage === undefined) return this.result("answer", SKIP);
+ *     const length = String(stage.output).length;
+ *     return this.result(stage.name, length <= 400 ? PASS : FAIL, `${length} characters`);
+ *   }
+ * }
+ * ```
+ */
+export abstract class Check {
+  /** The name shown in scorecards. */
+  abstract readonly name: string;
+
+  /**
+   * Checks one trace.
+   *
+   * @param trace what the agent did
+   * @param testCase the case being checked
+   * @param context reference rows, the judge and the database diff, when known
+   * @returns one finding or several
+   */
+  abstract run(
+    trace: Trace,
+    testCase: TestCase,
+    context: CheckContext,
+  ): CheckResult | readonly CheckResult[] | Promise<CheckResult | readonly CheckResult[]>;
+
+  /**
+   * Builds a finding of this check.
+   *
+   * @param stage the stage name the finding concerns
+   * @param status PASS, FAIL, ERROR or SKIP
+   * @param detail why, for a person
+   * @returns the finding
+   */
+  result(stage: string, status: Status, detail = ""): CheckResult {
+    return { name: this.name, stage, status, detail };
+  }
+}

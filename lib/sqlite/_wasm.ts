@@ -1,0 +1,137 @@
+/**
+ * Loads the SQLite WebAssembly module once per process and describes the
+ * small part of its low-level surface that this package uses. The package's
+ * own typings cover the oo1 API well but not the struct binder and the raw
+ * exports, so the shapes we rely on are written down here.
+ *
+ * @module
+ */
+import sqlite3InitModule from "@sqlite.org/sqlite-wasm";
+
+/** A pointer into the WASM heap. */
+export type Ptr = number;
+
+/** A bound C struct (sqlite3_vfs, sqlite3_io_methods, sqlite3_file). */
+export interface Struct {
+  readonly pointer: Ptr;
+  dispose(): void;
+  // deno-lint-ignore no-explicit-any
+  [member: `$${string}`]: any;
+}
+
+/** The raw C exports we call in hot loops. */
+export interface RawExports {
+  sqlite3_step(stmt: Ptr): number;
+  sqlite3_reset(stmt: Ptr): number;
+  sqlite3_finalize(stmt: Ptr): number;
+  sqlite3_clear_bindings(stmt: Ptr): number;
+  sqlite3_column_count(stmt: Ptr): number;
+  sqlite3_column_type(stmt: Ptr, i: number): number;
+  sqlite3_column_int64(stmt: Ptr, i: number): bigint;
+  sqlite3_column_double(stmt: Ptr, i: number): number;
+  sqlite3_column_text(stmt: Ptr, i: number): Ptr;
+  sqlite3_column_blob(stmt: Ptr, i: number): Ptr;
+  sqlite3_column_bytes(stmt: Ptr, i: number): number;
+  sqlite3_bind_null(stmt: Ptr, i: number): number;
+  sqlite3_bind_int64(stmt: Ptr, i: number, v: bigint): number;
+  sqlite3_bind_double(stmt: Ptr, i: number, v: number): number;
+  sqlite3_bind_parameter_count(stmt: Ptr): number;
+  sqlite3_errcode(db: Ptr): number;
+  sqlite3_extended_errcode(db: Ptr): number;
+  sqlite3_changes(db: Ptr): number;
+}
+
+/** The subset of `sqlite3.capi` we use. */
+export interface Capi {
+  readonly [constant: `SQLITE_${string}`]: number;
+  sqlite3_vfs: new (ptr?: Ptr) => Struct;
+  sqlite3_io_methods: new (ptr?: Ptr) => Struct;
+  sqlite3_file: (new (ptr: Ptr) => Struct) & {
+    structInfo: { sizeof: number };
+  };
+  sqlite3_vfs_find(name: string | null): Ptr;
+  sqlite3_open_v2(
+    filename: string,
+    ppDb: Ptr,
+    flags: number,
+    vfs: string | null,
+  ): number;
+  sqlite3_close_v2(db: Ptr): number;
+  sqlite3_errmsg(db: Ptr): string;
+  sqlite3_errstr(code: number): string;
+  sqlite3_prepare_v2(
+    db: Ptr,
+    sql: string,
+    nByte: number,
+    ppStmt: Ptr,
+    pzTail: Ptr | null,
+  ): number;
+  sqlite3_column_name(stmt: Ptr, i: number): string;
+  sqlite3_column_decltype(stmt: Ptr, i: number): string | null;
+  sqlite3_bind_text(
+    stmt: Ptr,
+    i: number,
+    text: string,
+    n: number,
+    dtor: number,
+  ): number;
+  sqlite3_bind_blob(
+    stmt: Ptr,
+    i: number,
+    blob: Uint8Array,
+    n: number,
+    dtor: number,
+  ): number;
+  sqlite3_bind_parameter_index(stmt: Ptr, name: string): number;
+  sqlite3_db_config(db: Ptr, op: number, ...args: number[]): number;
+  sqlite3_libversion(): string;
+  sqlite3_js_db_export(db: Ptr): Uint8Array;
+}
+
+/** The subset of `sqlite3.wasm` we use. */
+export interface Wasm {
+  readonly exports: RawExports;
+  heap8u(): Uint8Array;
+  peekPtr(ptr: Ptr): Ptr;
+  poke32(ptr: Ptr, value: number): void;
+  poke64(ptr: Ptr, value: bigint): void;
+  poke(ptr: Ptr, value: number | bigint, type: string): void;
+  cstrToJs(ptr: Ptr): string;
+  cstrncpy(dest: Ptr, src: Ptr, n: number): number;
+  allocCString(s: string): Ptr;
+  pstack: {
+    pointer: Ptr;
+    restore(p: Ptr): void;
+    allocPtr(): Ptr;
+  };
+}
+
+/** The loaded SQLite module, narrowed to what we use. */
+export interface Sqlite {
+  readonly capi: Capi;
+  readonly wasm: Wasm;
+  readonly vfs: {
+    installVfs(opt: {
+      io?: { struct: Struct; methods: Record<string, unknown> };
+      vfs?: {
+        struct: Struct;
+        methods: Record<string, unknown>;
+        name?: string;
+        asDefault?: boolean;
+      };
+    }): unknown;
+  };
+  readonly version: { libVersion: string };
+}
+
+let loading: Promise<Sqlite> | undefined;
+
+/**
+ * The SQLite module, loaded on first use and shared by every caller.
+ *
+ * @returns the initialised module
+ */
+export function loadSqlite(): Promise<Sqlite> {
+  loading ??= sqlite3InitModule().then((s) => s as unknown as Sqlite);
+  return loading;
+}

@@ -1,0 +1,54 @@
+/**
+ * The embedded default executor: runs SQL read-only on a SQLite file through
+ * the WASM engine, so a SQLite user writes no executor of their own.
+ *
+ * @module
+ */
+import { type Database, openDatabase } from "./database.ts";
+import type { SqliteRow } from "./value.ts";
+
+/** Runs one SQL statement and returns its rows as objects. */
+export type Executor = (sql: string) => Promise<SqliteRow[]>;
+
+/** An executor over one file, with a way to release the file. */
+export interface SqliteExecutor extends Executor {
+  /** Closes the connection; a later call reopens it. */
+  close(): void;
+}
+
+/**
+ * An executor over a SQLite file. The file is opened read-only on first use
+ * (a write fails with "attempt to write a readonly database") and kept open;
+ * integers beyond 2^53 come back as bigint, BLOBs as Uint8Array.
+ *
+ * @param path the database file
+ * @returns the executor
+ * @example
+ * ```ts
+ * import { sqliteExecutor } from "./executor.ts";
+ * const run = sqliteExecutor("examples/chinook/Chinook_Sqlite.sqlite");
+ * await run("SELECT count(*) AS n FROM Genre"); // [{ n: 25 }]
+ * run.close();
+ * ```
+ */
+export function sqliteExecutor(path: string): SqliteExecutor {
+  let db: Promise<Database> | undefined;
+  const execute = async (sql: string): Promise<SqliteRow[]> => {
+    db ??= openDatabase(path);
+    let open: Database;
+    try {
+      open = await db;
+    } catch (e) {
+      db = undefined;
+      throw e;
+    }
+    return open.query(sql);
+  };
+  return Object.assign(execute, {
+    close(): void {
+      const pending = db;
+      db = undefined;
+      pending?.then((d) => d.close(), () => {});
+    },
+  });
+}

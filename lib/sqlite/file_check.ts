@@ -1,0 +1,157 @@
+/**
+ * Checks a path before SQLite sees it, so that the common mistakes get a
+ * message a person can act on instead of "file is not a database".
+ *
+ * @module
+ */
+import * as fs from "node:fs";
+import { SqliteOpenError } from "../errors.ts";
+
+const MAGIC = "SQLite format 3\0";
+const ENCODINGS: Record<number, string> = { 1: "UTF-8", 2: "UTF-16le", 3: "UTF-16be" };
+const JOURNAL_MAGIC = [0xd9, 0xd5, 0x05, 0xf9, 0x20, 0xa1, 0x63, 0xd7];
+
+/**
+ * Throws a {@link SqliteOpenError} unless `path` looks like a complete SQLite
+ * database that can be read without recovery. An empty file is accepted: it
+ * is a valid, empty database to SQLite.
+ *
+ * @param path the file to check
+ * @throws {SqliteOpenError} missing, a directory, not SQLite, truncated, or a
+ * hot rollback journal beside it
+ * @example
+ * ```ts
+ * import { checkSqliteFile } from "./file_check.ts";
+ * checkSqliteFile("examples/chinook/Chinook_Sqlite.sqlite"); // no error
+ * ```
+ */
+export function checkSqliteFile(path: string): void {
+  let stat: fs.Stats;
+  try {
+    stat = fs.statSync(path);
+  } catch (e) {
+    const code = (e as { code?: string }).code;
+    if (code === "ENOENT" || code === "ENOTDIR") {
+      throw new SqliteOpenError(
+        path,
+        "missing",
+        `Cannot open "${path}": no such file; check the path`,
+        { cause: e },
+      );
+    }
+    throw new SqliteOpenError(
+      path,
+      "unreadable",
+      `Cannot open "${path}": ${(e as Error).message}`,
+      { cause: e },
+    );
+  }
+  if (stat.isDirectory()) {
+    throw new SqliteOpenError(
+      path,
+      "directory",
+      `Cannot open "${path}": it is a directory, not a SQLite file; pass a .db file inside it`,
+    );
+  }
+  if (stat.size === 0) return;
+  const head = readHead(path, 100);
+  if (head.length < MAGIC.length || latin1(head.subarray(0, 16)) !== MAGIC) {
+    throw new SqliteOpenError(
+      path,
+      "not-sqlite",
+      `Cannot open "${path}": file is not a SQLite database (header is ${
+        describeBytes(head.subarray(0, 16))
+      })`,
+    );
+  }
+  if (head.length < 100) {
+    throw new SqliteOpenError(
+      path,
+      "truncated",
+      `Cannot open "${path}": file is truncated (${head.length} bytes, shorter than the 100-byte SQLite header)`,
+    );
+  }
+  const view = new DataView(head.buffer, head.byteOffset, head.byteLength);
+  const rawPageSize = view.getUint16(16);
+  const pageSize = rawPageSize === 1 ? 65536 : rawPageSize;
+  const pages = view.getUint32(28);
+  // The in-header page count is valid when the change counter matches the
+  // "version valid for" number (SQLite 3.7.0 and later).
+  const countValid = view.getUint32(24) === view.getUint32(92) && pages > 0;
+  const encoding = view.getUint32(56);
+  if (encoding === 2 || encoding === 3) {
+    throw new SqliteOpenError(
+      path,
+      "unsupported",
+      `Cannot open "${path}": the database is ${
+        ENCODINGS[encoding]
+      }, which the WASM build of SQLite cannot read; convert it with: sqlite3 "${path}" .dump | sqlite3 utf8.db`,
+    );
+  }
+  const hasWal = fileSize(`${path}-wal`) > 0;
+  if (!hasWal && countValid && stat.size < pages * pageSize) {
+    throw new SqliteOpenError(
+      path,
+      "truncated",
+      `Cannot open "${path}": file is truncated (${stat.size} bytes, the header says ${pages} pages of ${pageSize} bytes); restore it from a complete copy`,
+    );
+  }
+  const journal = `${path}-journal`;
+  if (fileSize(journal) > 0) {
+    const jhead = readHead(journal, 8);
+    if (JOURNAL_MAGIC.every((b, i) => jhead[i] === b)) {
+      throw new SqliteOpenError(
+        path,
+        "hot-journal",
+        `Cannot open "${path}": a hot rollback journal "${journal}" is beside it (the file is mid-transaction); let the writer finish or open it once with sqlite3 to roll back`,
+      );
+    }
+  }
+}
+
+/**
+ * The text encoding named in a SQLite file's header ("UTF-8" for an empty
+ * file, which SQLite creates as UTF-8).
+ *
+ * @param path a file that passed {@link checkSqliteFile}
+ * @returns "UTF-8", "UTF-16le" or "UTF-16be"
+ */
+export function headerEncoding(path: string): string {
+  const head = readHead(path, 60);
+  if (head.length < 60) return "UTF-8";
+  return ENCODINGS[new DataView(head.buffer).getUint32(56)] ?? "UTF-8";
+}
+
+function readHead(path: string, n: number): Uint8Array {
+  const fd = fs.openSync(path, "r");
+  try {
+    const buf = new Uint8Array(n);
+    const got = fs.readSync(fd, buf, 0, n, 0);
+    return buf.subarray(0, got);
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+function fileSize(path: string): number {
+  try {
+    return fs.statSync(path).size;
+  } catch {
+    return 0;
+  }
+}
+
+function latin1(bytes: Uint8Array): string {
+  return String.fromCharCode(...bytes);
+}
+
+/** Shows bytes as a quoted string with `\xNN` escapes, like `"PK\x03\x04"`. */
+export function describeBytes(bytes: Uint8Array): string {
+  let out = "";
+  for (const b of bytes) {
+    if (b === 0x22 || b === 0x5c) out += `\\${String.fromCharCode(b)}`;
+    else if (b >= 0x20 && b < 0x7f) out += String.fromCharCode(b);
+    else out += `\\x${b.toString(16).padStart(2, "0")}`;
+  }
+  return `"${out}"`;
+}

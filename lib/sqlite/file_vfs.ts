@@ -1,0 +1,246 @@
+/**
+ * A read-only SQLite VFS over synchronous `node:fs` calls.
+ *
+ * The Node build of @sqlite.org/sqlite-wasm has no file access of its own, and
+ * `sqlite3_deserialize` would copy a whole file into the 2 GiB WASM heap. This
+ * VFS lets SQLite read pages straight from disk instead, one `readSync` per
+ * page, so a multi-GB file costs only SQLite's page cache.
+ *
+ * What it guarantees, whatever SQLite asks for:
+ * - on-disk files are opened with `O_RDONLY` and never written, truncated,
+ *   created, deleted or locked (no fcntl locks, no `-shm` file);
+ * - files SQLite wants to create (temp tables, sorter spill, journals of a
+ *   temp database) live in memory ({@link MemoryFile});
+ * - the io-methods are version 1 (no xShmMap), so SQLite only reads a WAL
+ *   database when the connection is in `locking_mode=EXCLUSIVE`, where it
+ *   builds the wal-index in heap memory. `openDatabase()` sets that mode
+ *   before the first read, so commits that are still only in the `-wal` file
+ *   are seen.
+ *
+ * @module
+ */
+import * as fs from "node:fs";
+import * as nodePath from "node:path";
+import { MemoryFile } from "./_memory_file.ts";
+import type { Ptr, Sqlite } from "./_wasm.ts";
+
+/** The name the VFS is registered under. */
+export const READ_ONLY_VFS = "dbagenteval-ro";
+
+// Open flags (sqlite3.h).
+const OPEN_READONLY = 0x1;
+const OPEN_READWRITE = 0x2;
+const OPEN_CREATE = 0x4;
+const OPEN_DELETEONCLOSE = 0x8;
+const OPEN_MAIN_DB = 0x100;
+const OPEN_MAIN_JOURNAL = 0x800;
+const OPEN_WAL = 0x80000;
+const OPEN_ON_DISK = OPEN_MAIN_DB | OPEN_MAIN_JOURNAL | OPEN_WAL;
+
+// Result codes (sqlite3.h).
+const OK = 0;
+const READONLY = 8;
+const IOERR = 10;
+const NOTFOUND = 12;
+const CANTOPEN = 14;
+const IOERR_READ = IOERR | (1 << 8);
+const IOERR_SHORT_READ = IOERR | (2 << 8);
+const IOERR_FSTAT = IOERR | (7 << 8);
+const IOERR_DELETE = IOERR | (10 << 8);
+
+type OpenFile =
+  | { readonly kind: "disk"; readonly fd: number; readonly size: number }
+  | { readonly kind: "memory"; readonly file: MemoryFile };
+
+let installed: Promise<void> | undefined;
+
+/**
+ * Registers the read-only VFS with SQLite once per process.
+ *
+ * @param sqlite the loaded module
+ * @returns when the VFS is registered
+ */
+export function installReadOnlyVfs(sqlite: Sqlite): Promise<void> {
+  installed ??= Promise.resolve().then(() => register(sqlite));
+  return installed;
+}
+
+function register(sqlite: Sqlite): void {
+  const { capi, wasm } = sqlite;
+  const files = new Map<Ptr, OpenFile>();
+  let lastError = "";
+
+  const fail = (code: number, error: unknown): number => {
+    lastError = error instanceof Error ? error.message : String(error);
+    return code;
+  };
+
+  const io = new capi.sqlite3_io_methods();
+  io.$iVersion = 1;
+  const ioMethods = {
+    xClose(pFile: Ptr): number {
+      const f = files.get(pFile);
+      files.delete(pFile);
+      if (f?.kind === "disk") fs.closeSync(f.fd);
+      return OK;
+    },
+    xRead(pFile: Ptr, pDest: Ptr, n: number, offset: bigint): number {
+      const f = files.get(pFile);
+      if (f === undefined) return IOERR_READ;
+      const dest = Number(pDest);
+      const at = Number(offset);
+      try {
+        // The heap view is taken per call: it is replaced when memory grows.
+        const heap = wasm.heap8u();
+        let got = 0;
+        if (f.kind === "disk") {
+          while (got < n) {
+            const r = fs.readSync(f.fd, heap, dest + got, n - got, at + got);
+            if (r === 0) break;
+            got += r;
+          }
+        } else {
+          got = f.file.read(heap.subarray(dest, dest + n), at);
+        }
+        if (got < n) {
+          heap.fill(0, dest + got, dest + n);
+          return IOERR_SHORT_READ;
+        }
+        return OK;
+      } catch (e) {
+        return fail(IOERR_READ, e);
+      }
+    },
+    xWrite(pFile: Ptr, pSrc: Ptr, n: number, offset: bigint): number {
+      const f = files.get(pFile);
+      if (f?.kind !== "memory") return READONLY;
+      const src = Number(pSrc);
+      f.file.write(wasm.heap8u().slice(src, src + n), Number(offset));
+      return OK;
+    },
+    xTruncate(pFile: Ptr, size: bigint): number {
+      const f = files.get(pFile);
+      if (f?.kind !== "memory") return READONLY;
+      f.file.truncate(Number(size));
+      return OK;
+    },
+    xSync: (): number => OK,
+    xFileSize(pFile: Ptr, pSize: Ptr): number {
+      const f = files.get(pFile);
+      if (f === undefined) return IOERR_FSTAT;
+      wasm.poke64(pSize, BigInt(f.kind === "disk" ? f.size : f.file.size));
+      return OK;
+    },
+    // Locks are recorded nowhere: nothing else shares these handles, and the
+    // files on disk must not be locked.
+    xLock: (): number => OK,
+    xUnlock: (): number => OK,
+    xCheckReservedLock(_pFile: Ptr, pOut: Ptr): number {
+      wasm.poke32(pOut, 0);
+      return OK;
+    },
+    xFileControl: (): number => NOTFOUND,
+    xSectorSize: (): number => 4096,
+    xDeviceCharacteristics: (): number => 0,
+  };
+  sqlite.vfs.installVfs({ io: { struct: io, methods: ioMethods } });
+
+  const vfs = new capi.sqlite3_vfs();
+  const fallback = new capi.sqlite3_vfs(capi.sqlite3_vfs_find(null));
+  vfs.$iVersion = 2;
+  vfs.$szOsFile = capi.sqlite3_file.structInfo.sizeof;
+  vfs.$mxPathname = 4096;
+  vfs.$xRandomness = fallback.$xRandomness;
+  fallback.dispose();
+
+  const vfsMethods = {
+    xOpen(
+      _pVfs: Ptr,
+      zName: Ptr,
+      pFile: Ptr,
+      flags: number,
+      pOutFlags: Ptr,
+    ): number {
+      try {
+        const name = zName ? wasm.cstrToJs(zName) : "";
+        let open: OpenFile;
+        let outFlags: number;
+        const onDisk = name !== "" && isNonEmptyFile(name);
+        if ((flags & OPEN_WAL) !== 0 && !onDisk) {
+          // A WAL-mode database without its -wal file: SQLite still opens a
+          // WAL. An empty read-only one in memory means "no pending commits".
+          open = { kind: "memory", file: new MemoryFile() };
+          outFlags = OPEN_READONLY;
+        } else if (name !== "" && (flags & OPEN_ON_DISK) !== 0) {
+          // The main database, its rollback journal or its WAL: read from
+          // disk. A missing journal is not created.
+          if (!onDisk && (flags & OPEN_MAIN_DB) === 0) {
+            return fail(CANTOPEN, `no such file: ${name}`);
+          }
+          const fd = fs.openSync(name, "r");
+          open = { kind: "disk", fd, size: fs.fstatSync(fd).size };
+          outFlags = OPEN_READONLY;
+        } else {
+          open = { kind: "memory", file: new MemoryFile() };
+          outFlags = (flags & ~OPEN_READONLY) | OPEN_READWRITE | OPEN_CREATE |
+            OPEN_DELETEONCLOSE;
+        }
+        files.set(pFile, open);
+        const file = new capi.sqlite3_file(pFile);
+        file.$pMethods = io.pointer;
+        file.dispose();
+        if (pOutFlags) wasm.poke32(pOutFlags, outFlags);
+        return OK;
+      } catch (e) {
+        return fail(CANTOPEN, e);
+      }
+    },
+    // Never deletes: a disk file is not ours, and memory files vanish on close.
+    xDelete: (_pVfs: Ptr, zName: Ptr): number =>
+      zName && isNonEmptyFile(wasm.cstrToJs(zName)) ? IOERR_DELETE : OK,
+    xAccess(_pVfs: Ptr, zName: Ptr, flags: number, pOut: Ptr): number {
+      // SQLITE_ACCESS_EXISTS (0) answers like the unix VFS: an empty regular
+      // file does not count. Nothing is ever writable (SQLITE_ACCESS_READWRITE).
+      const exists = flags !== 1 && isNonEmptyFile(wasm.cstrToJs(zName));
+      wasm.poke32(pOut, exists ? 1 : 0);
+      return OK;
+    },
+    xFullPathname(_pVfs: Ptr, zName: Ptr, nOut: number, pOut: Ptr): number {
+      const full = nodePath.resolve(wasm.cstrToJs(zName));
+      const bytes = new TextEncoder().encode(full);
+      if (bytes.length + 1 > nOut) return CANTOPEN;
+      const heap = wasm.heap8u();
+      heap.set(bytes, Number(pOut));
+      heap[Number(pOut) + bytes.length] = 0;
+      return OK;
+    },
+    xSleep: (): number => 0,
+    xCurrentTime(_pVfs: Ptr, pOut: Ptr): number {
+      wasm.poke(pOut, 2440587.5 + Date.now() / 864e5, "double");
+      return OK;
+    },
+    xCurrentTimeInt64(_pVfs: Ptr, pOut: Ptr): number {
+      wasm.poke(pOut, 210866760000000n + BigInt(Date.now()), "i64");
+      return OK;
+    },
+    xGetLastError(_pVfs: Ptr, nOut: number, pOut: Ptr): number {
+      const bytes = new TextEncoder().encode(lastError).subarray(0, nOut - 1);
+      const heap = wasm.heap8u();
+      heap.set(bytes, Number(pOut));
+      heap[Number(pOut) + bytes.length] = 0;
+      return OK;
+    },
+  };
+  sqlite.vfs.installVfs({
+    vfs: { struct: vfs, methods: vfsMethods, name: READ_ONLY_VFS },
+  });
+}
+
+function isNonEmptyFile(path: string): boolean {
+  try {
+    const st = fs.statSync(path);
+    return !st.isFile() || st.size > 0;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,71 @@
+/**
+ * What `dbagenteval db info` shows: a SQLite file's tables with row counts,
+ * page size, encoding and journal mode.
+ *
+ * @module
+ */
+import * as fs from "node:fs";
+import { openDatabase } from "./database.ts";
+import { headerEncoding } from "./file_check.ts";
+
+/** One table, view or virtual table of a database. */
+export interface TableInfo {
+  readonly name: string;
+  readonly type: "table" | "view" | "virtual";
+  /** Rows in the table; null for views and virtual tables (not counted). */
+  readonly rows: number | null;
+}
+
+/** A summary of one SQLite file. */
+export interface DatabaseInfo {
+  readonly path: string;
+  readonly sizeBytes: number;
+  readonly pageSize: number;
+  readonly pageCount: number;
+  readonly encoding: string;
+  readonly journalMode: string;
+  readonly sqliteVersion: string;
+  readonly tables: readonly TableInfo[];
+}
+
+/**
+ * Reads a summary of a SQLite file, read-only.
+ *
+ * @param path the database file
+ * @returns its tables, row counts, page size, encoding and journal mode
+ * @example
+ * ```ts
+ * import { databaseInfo } from "./info.ts";
+ * const info = await databaseInfo("examples/chinook/Chinook_Sqlite.sqlite");
+ * info.tables.find((t) => t.name === "Album")?.rows; // 347
+ * ```
+ */
+export async function databaseInfo(path: string): Promise<DatabaseInfo> {
+  const db = await openDatabase(path);
+  try {
+    const one = (sql: string): unknown => Object.values(db.query(sql)[0] ?? {})[0];
+    const schema = db.query(
+      "SELECT name, type, sql FROM sqlite_schema WHERE type IN ('table','view') ORDER BY name",
+    );
+    const tables: TableInfo[] = schema.map((row) => {
+      const name = String(row["name"]);
+      const sql = String(row["sql"] ?? "");
+      if (row["type"] === "view") return { name, type: "view", rows: null };
+      if (/^\s*CREATE\s+VIRTUAL\s+TABLE/i.test(sql)) return { name, type: "virtual", rows: null };
+      const rows = Number(one(`SELECT count(*) FROM "${name.replaceAll('"', '""')}"`));
+      return { name, type: "table", rows };
+    });
+    return {
+      path,
+      sizeBytes: fs.statSync(path).size,
+      pageSize: Number(one("PRAGMA page_size")),
+      pageCount: Number(one("PRAGMA page_count")),
+      encoding: headerEncoding(path),
+      journalMode: String(one("PRAGMA journal_mode")),
+      sqliteVersion: db.sqliteVersion,
+      tables,
+    };
+  } finally {
+    db.close();
+  }
+}

@@ -1,0 +1,122 @@
+/**
+ * SQLite values in JavaScript, and the one comparison of them that the diff
+ * engine, the selector language and row comparison all share.
+ *
+ * @module
+ */
+
+/**
+ * A value as SQLite stores it: NULL, INTEGER (a `number` when it fits in
+ * 2^53, else a `bigint`), REAL (`number`), TEXT (`string`) or BLOB
+ * (`Uint8Array`).
+ */
+export type SqliteValue = null | number | bigint | string | Uint8Array;
+
+/** A row keyed by column name. */
+export type SqliteRow = Record<string, SqliteValue>;
+
+/** SQLite's storage classes in their sort order. */
+function storageRank(v: SqliteValue): number {
+  if (v === null) return 0;
+  if (typeof v === "number" || typeof v === "bigint") return 1;
+  if (typeof v === "string") return 2;
+  return 3;
+}
+
+/**
+ * Compares two values the way SQLite orders them with the BINARY collation:
+ * NULL < numbers < text < BLOB; integers and reals compare exactly (no
+ * rounding through a double beyond 2^53); text compares by code point, which
+ * is UTF-8 byte order; BLOBs compare bytewise.
+ *
+ * @param a the first value
+ * @param b the second value
+ * @returns a negative number, zero or a positive number
+ * @example
+ * ```ts
+ * import { compareValues } from "./value.ts";
+ * compareValues(1, 1.0); // 0
+ * compareValues(9007199254740993n, 9007199254740992); // 1
+ * compareValues(1, "1"); // -1: numbers sort before text
+ * ```
+ */
+export function compareValues(a: SqliteValue, b: SqliteValue): number {
+  const ra = storageRank(a);
+  const rb = storageRank(b);
+  if (ra !== rb) return ra - rb;
+  switch (ra) {
+    case 0:
+      return 0;
+    case 1:
+      return compareNumbers(a as number | bigint, b as number | bigint);
+    case 2:
+      return compareText(a as string, b as string);
+    default:
+      return compareBytes(a as Uint8Array, b as Uint8Array);
+  }
+}
+
+/**
+ * True when SQLite's `a IS b` holds: NULL IS NULL, 1 IS 1.0, but 1, '1' and
+ * x'31' are three different values.
+ *
+ * @param a the first value
+ * @param b the second value
+ * @returns whether the values are the same
+ * @example
+ * ```ts
+ * import { sameValue } from "./value.ts";
+ * sameValue(null, null); // true
+ * sameValue(1, "1"); // false
+ * ```
+ */
+export function sameValue(a: SqliteValue, b: SqliteValue): boolean {
+  if (a === b) return true;
+  return compareValues(a, b) === 0;
+}
+
+/** Exact comparison of two SQLite numbers, integer or real. */
+export function compareNumbers(a: number | bigint, b: number | bigint): number {
+  if (typeof a === "number" && typeof b === "number") {
+    return a < b ? -1 : a > b ? 1 : 0;
+  }
+  if (typeof a === "bigint" && typeof b === "bigint") {
+    return a < b ? -1 : a > b ? 1 : 0;
+  }
+  if (typeof a === "bigint") return -compareNumbers(b, a);
+  // a is a number, b a bigint.
+  const x = a as number;
+  const y = b as bigint;
+  if (Number.isNaN(x)) return -1;
+  if (x === Infinity) return 1;
+  if (x === -Infinity) return -1;
+  const floor = BigInt(Math.floor(x));
+  if (floor !== y) return floor < y ? -1 : 1;
+  return x > Math.floor(x) ? 1 : 0;
+}
+
+/** Compares text by Unicode code point, which matches SQLite's BINARY order on UTF-8. */
+export function compareText(a: string, b: string): number {
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) {
+    let x = a.charCodeAt(i);
+    let y = b.charCodeAt(i);
+    if (x === y) continue;
+    // UTF-16 puts surrogates (code points above U+FFFF) below U+E000..U+FFFF;
+    // UTF-8 and code point order put them above. Shift to code point order.
+    if (x >= 0xd800) x += x <= 0xdfff ? 0x2000 : -0x800;
+    if (y >= 0xd800) y += y <= 0xdfff ? 0x2000 : -0x800;
+    return x - y;
+  }
+  return a.length - b.length;
+}
+
+/** Compares byte arrays as memcmp does, shorter first on a common prefix. */
+export function compareBytes(a: Uint8Array, b: Uint8Array): number {
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) {
+    const d = a[i]! - b[i]!;
+    if (d !== 0) return d;
+  }
+  return a.length - b.length;
+}

@@ -1,0 +1,86 @@
+/**
+ * dbagenteval: diff SQLite databases, assert on the diff with a selector
+ * language, and test text-to-SQL agents. For Deno 2 and Bun.
+ *
+ * @example
+ * ```ts
+ * import { databaseInfo } from "./mod.ts";
+ * const info = await databaseInfo("examples/chinook/Chinook_Sqlite.sqlite");
+ * info.tables.length; // 11
+ * ```
+ *
+ * @module
+ */
+
+// Errors
+export {
+  CasesFileError,
+  SelectorError,
+  SqliteOpenError,
+  type SqliteOpenReason,
+  SqliteQueryError,
+  UsageError,
+} from "./lib/errors.ts";
+export { VERSION } from "./lib/version.ts";
+
+// SQLite engine (lib/sqlite)
+export {
+  Database,
+  openDatabase,
+  openMemoryDatabase,
+  type SqliteParams,
+  Statement,
+} from "./lib/sqlite/database.ts";
+export { type Executor, type SqliteExecutor, sqliteExecutor } from "./lib/sqlite/executor.ts";
+export { type DatabaseInfo, databaseInfo, type TableInfo } from "./lib/sqlite/info.ts";
+export { compareValues, sameValue, type SqliteRow, type SqliteValue } from "./lib/sqlite/value.ts";
+
+// Database diffs (lib/diff)
+export {
+  type AddedRow,
+  type ChangedRow,
+  type ChangeStatus,
+  type ColumnAspect,
+  type ColumnChange,
+  type ColumnInfo,
+  type DatabaseChange,
+  type DatabaseDiff,
+  DIFF_FORMAT_VERSION,
+  type DiffOfDiffs,
+  type DiffSettings,
+  type KeyKind,
+  type RemovedRow,
+  type RowCounts,
+  type SchemaObjectChange,
+  type SkippedTable,
+  type TableDiff,
+} from "./lib/diff/types.ts";
+
+// Selectors (selector/)
+
+// Agent tests (lib/eval)
+export {
+  Check,
+  type CheckContext,
+  type CheckResult,
+  ERROR,
+  FAIL,
+  type Judge,
+  PASS,
+  SKIP,
+  type Status,
+} from "./lib/eval/check.ts";
+export type { Expect, TestCase } from "./lib/eval/case.ts";
+export {
+  type Row,
+  type SimpleTraceInput,
+  type Stage,
+  STAGE_KINDS,
+  type StageInput,
+  type StageKind,
+  Trace,
+} from "./lib/eval/trace.ts";
+
+// SQL rules (rules/)
+
+// LLM judge (lib/judge)

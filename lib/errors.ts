@@ -119,3 +119,22 @@ export class CasesFileError extends SyntaxError {
     this.column = location.column;
   }
 }
+
+/**
+ * A judge that could not give a verdict: its endpoint refused the key (401),
+ * was not found (404), kept failing after retries, or did not answer in time.
+ * A judge check turns it into ERROR for that one check.
+ */
+export class JudgeError extends Error {
+  /** The HTTP status that caused it, when there was one. */
+  readonly status: number | undefined;
+  /**
+   * @param message one line: what failed and what to do
+   * @param options the HTTP status and the underlying cause, if any
+   */
+  constructor(message: string, options: ErrorOptions & { status?: number | undefined } = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = "JudgeError";
+    this.status = options.status;
+  }
+}

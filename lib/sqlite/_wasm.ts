@@ -35,6 +35,8 @@ export interface RawExports {
   sqlite3_bind_null(stmt: Ptr, i: number): number;
   sqlite3_bind_int64(stmt: Ptr, i: number, v: bigint): number;
   sqlite3_bind_double(stmt: Ptr, i: number, v: number): number;
+  sqlite3_bind_text(stmt: Ptr, i: number, text: Ptr, n: number, dtor: number): number;
+  sqlite3_bind_blob(stmt: Ptr, i: number, blob: Ptr, n: number, dtor: number): number;
   sqlite3_bind_parameter_count(stmt: Ptr): number;
   sqlite3_errcode(db: Ptr): number;
   sqlite3_extended_errcode(db: Ptr): number;
@@ -44,6 +46,8 @@ export interface RawExports {
 /** The subset of `sqlite3.capi` we use. */
 export interface Capi {
   readonly [constant: `SQLITE_${string}`]: number;
+  /** The destructor that frees memory from `wasm.alloc` once SQLite is done with it. */
+  readonly SQLITE_WASM_DEALLOC: number;
   sqlite3_vfs: new (ptr?: Ptr) => Struct;
   sqlite3_io_methods: new (ptr?: Ptr) => Struct;
   sqlite3_file: (new (ptr: Ptr) => Struct) & {
@@ -68,20 +72,6 @@ export interface Capi {
   ): number;
   sqlite3_column_name(stmt: Ptr, i: number): string;
   sqlite3_column_decltype(stmt: Ptr, i: number): string | null;
-  sqlite3_bind_text(
-    stmt: Ptr,
-    i: number,
-    text: string,
-    n: number,
-    dtor: number,
-  ): number;
-  sqlite3_bind_blob(
-    stmt: Ptr,
-    i: number,
-    blob: Uint8Array,
-    n: number,
-    dtor: number,
-  ): number;
   sqlite3_bind_parameter_index(stmt: Ptr, name: string): number;
   sqlite3_db_config(db: Ptr, op: number, ...args: number[]): number;
   sqlite3_libversion(): string;
@@ -92,6 +82,7 @@ export interface Capi {
 export interface Wasm {
   readonly exports: RawExports;
   heap8u(): Uint8Array;
+  alloc(n: number): Ptr;
   peekPtr(ptr: Ptr): Ptr;
   poke32(ptr: Ptr, value: number): void;
   poke64(ptr: Ptr, value: bigint): void;

@@ -19,6 +19,7 @@ const SQLITE_TEXT = 3;
 const SQLITE_BLOB = 4;
 
 const decoder = new TextDecoder();
+const encoder = new TextEncoder();
 
 /** Values bound to `?` placeholders, in order. */
 export type SqliteParams = readonly SqliteValue[];
@@ -59,7 +60,6 @@ export class Statement {
    */
   bind(params: SqliteParams): this {
     const raw = this.#sqlite.wasm.exports;
-    const capi = this.#sqlite.capi;
     raw.sqlite3_reset(this.#stmt);
     this.#done = false;
     params.forEach((v, i) => {
@@ -73,11 +73,24 @@ export class Statement {
           ? raw.sqlite3_bind_int64(this.#stmt, at, BigInt(v))
           : raw.sqlite3_bind_double(this.#stmt, at, v);
       } else if (typeof v === "string") {
-        rc = capi.sqlite3_bind_text(this.#stmt, at, v, -1, -1);
-      } else rc = capi.sqlite3_bind_blob(this.#stmt, at, v, v.length, -1);
+        rc = this.#bindBytes(at, encoder.encode(v), true);
+      } else rc = this.#bindBytes(at, v, false);
       if (rc !== 0) this.#throw(rc);
     });
     return this;
+  }
+
+  // The package's sqlite3_bind_text wrapper throws on a plain string in this
+  // build, so text and BLOBs are copied into the heap here and handed over
+  // with SQLITE_WASM_DEALLOC, which frees them when SQLite is done.
+  #bindBytes(at: number, bytes: Uint8Array, asText: boolean): number {
+    const { wasm, capi } = this.#sqlite;
+    const p = wasm.alloc(Math.max(bytes.length, 1));
+    wasm.heap8u().set(bytes, p);
+    const free = capi.SQLITE_WASM_DEALLOC;
+    return asText
+      ? wasm.exports.sqlite3_bind_text(this.#stmt, at, p, bytes.length, free)
+      : wasm.exports.sqlite3_bind_blob(this.#stmt, at, p, bytes.length, free);
   }
 
   /**

@@ -1,0 +1,43 @@
+/**
+ * Shared by the benchmark scripts: runs a command, returning its wall time
+ * and peak RSS (GNU time's %M), and the median of a list.
+ *
+ * @module
+ */
+import { spawnSync } from "node:child_process";
+
+/** One measured run. */
+export interface Measured {
+  readonly seconds: number;
+  readonly peakRssMb: number;
+  readonly stdout: string;
+}
+
+/**
+ * Runs `argv` under /usr/bin/time and measures it.
+ *
+ * @param argv the command and its arguments
+ * @param options the working folder
+ * @returns wall time, peak RSS and stdout
+ */
+export function measure(argv: readonly string[], options: { cwd?: string } = {}): Measured {
+  const start = performance.now();
+  const r = spawnSync("/usr/bin/time", ["-f", "__PEAK_KB__ %M", ...argv], {
+    encoding: "utf8",
+    maxBuffer: 1 << 30,
+    ...(options.cwd ? { cwd: options.cwd } : {}),
+  });
+  const seconds = (performance.now() - start) / 1000;
+  if (r.status !== 0) {
+    throw new Error(`${argv.join(" ")} exited ${r.status}: ${r.stderr.slice(-2000)}`);
+  }
+  const kb = Number(/__PEAK_KB__ (\d+)/.exec(r.stderr)?.[1] ?? NaN);
+  return { seconds, peakRssMb: kb / 1024, stdout: r.stdout };
+}
+
+/** The median of a non-empty list. */
+export function median(values: readonly number[]): number {
+  const s = [...values].sort((a, b) => a - b);
+  const mid = s.length >> 1;
+  return s.length % 2 === 1 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
+}

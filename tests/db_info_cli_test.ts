@@ -1,0 +1,81 @@
+import { after, describe, it } from "node:test";
+import assert from "node:assert/strict";
+import * as fs from "node:fs";
+import { makeDb, snapshotDir, tempDir } from "./fixtures.ts";
+import { runCli } from "./cli.ts";
+
+const dir = tempDir();
+after(() => dir.cleanup());
+
+describe("dbagenteval db info", () => {
+  it("lists tables with row counts, page size, encoding and journal mode", () => {
+    const file = makeDb(
+      dir.file("shop.db"),
+      `CREATE TABLE orders (id INTEGER PRIMARY KEY, amount INTEGER);
+       INSERT INTO orders (amount) VALUES (1), (2), (3);
+       CREATE TABLE users (name TEXT);
+       CREATE VIEW big AS SELECT * FROM orders WHERE amount > 1;`,
+      { journal: "wal-pending" },
+    );
+    const before = snapshotDir(dir.path);
+    const r = runCli(["db", "info", file]);
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout, /pages of 4096 bytes/);
+    assert.match(r.stdout, /encoding UTF-8, journal mode wal/);
+    assert.match(r.stdout, /orders +3 row\(s\)/);
+    assert.match(r.stdout, /users +0 row\(s\)/);
+    assert.match(r.stdout, /big +\(view, not counted\)/);
+    assert.deepEqual(snapshotDir(dir.path), before);
+  });
+
+  it("prints JSON with --json", () => {
+    const file = makeDb(dir.file("j.db"), "CREATE TABLE t (x); INSERT INTO t VALUES (1);");
+    const r = runCli(["db", "info", file, "--json"]);
+    assert.equal(r.code, 0, r.stderr);
+    const info = JSON.parse(r.stdout);
+    assert.deepEqual(info.tables, [{ name: "t", type: "table", rows: 1 }]);
+    assert.equal(info.journalMode, "delete");
+  });
+
+  const bad: [string, () => string, RegExp][] = [
+    ["a text file", () => {
+      fs.writeFileSync(dir.file("readme.txt"), "hello, I am text\n");
+      return dir.file("readme.txt");
+    }, /is not a SQLite database \(header is "hello, I am text"\)/],
+    ["a truncated database", () => {
+      const full = makeDb(dir.file("full.db"), "CREATE TABLE t (x); INSERT INTO t SELECT zeroblob(9000);");
+      fs.writeFileSync(dir.file("cut.db"), fs.readFileSync(full).subarray(0, 5000));
+      return dir.file("cut.db");
+    }, /file is truncated/],
+    ["a directory", () => dir.path, /it is a directory/],
+    ["a missing path", () => dir.file("nope.db"), /no such file/],
+  ];
+  for (const [name, make, message] of bad) {
+    it(`exits 2 with one clear line for ${name}`, () => {
+      const file = make();
+      const r = runCli(["db", "info", file]);
+      assert.equal(r.code, 2);
+      assert.equal(r.stdout, "");
+      const lines = r.stderr.trimEnd().split("\n");
+      assert.equal(lines.length, 1, r.stderr);
+      assert.match(lines[0]!, message);
+      assert.ok(lines[0]!.includes(file));
+    });
+  }
+
+  it("exits 2 with a hint on an unknown command", () => {
+    const r = runCli(["db", "inf"]);
+    assert.equal(r.code, 2);
+    assert.match(r.stderr, /unknown command 'inf'/);
+    assert.match(r.stderr, /Did you mean info\?/);
+  });
+
+  it("prints the version in every manifest", () => {
+    const r = runCli(["--version"]);
+    assert.equal(r.code, 0);
+    const deno = JSON.parse(fs.readFileSync(new URL("../deno.json", import.meta.url), "utf8"));
+    const pkg = JSON.parse(fs.readFileSync(new URL("../package.json", import.meta.url), "utf8"));
+    assert.equal(r.stdout.trim(), deno.version);
+    assert.equal(pkg.version, deno.version);
+  });
+});

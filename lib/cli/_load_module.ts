@@ -1,0 +1,242 @@
+/**
+ * Loads `file:export` references given on the command line (`--agent
+ * shop.ts:myAgent`, `--rules shop:RULES`, `--execute examples.toy_agent:run_sql`)
+ * by dynamic import of the file's absolute URL, which works the same under
+ * Deno, under Bun and in the bun-compiled binary.
+ *
+ * The file part is found relative to the current folder:
+ * - with an extension (`shop.ts`, `lib/agent.js`): that file;
+ * - without one (`shop`): `shop.ts`, then `shop.js` (also `.mts`, `.mjs`);
+ * - dotted, as the Python version wrote modules (`examples.toy_agent`): also
+ *   `examples/toy_agent.ts` and `.js`.
+ *
+ * The export part may be written in snake_case as in the spec (`my_agent`,
+ * `run_sql`): when the module has no such export but has its camelCase twin
+ * (`myAgent`, `runSql`), the twin is used.
+ *
+ * @module
+ */
+import * as fs from "node:fs";
+import * as path from "node:path";
+import process from "node:process";
+import { pathToFileURL } from "node:url";
+import { UsageError } from "../errors.ts";
+
+const EXTENSIONS = [".ts", ".js", ".mts", ".mjs", ".tsx", ".jsx", ".cts", ".cjs"];
+const PACKAGE_NAMES = ["dbagenteval", "@dbagenteval/dbagenteval"];
+
+/** A `file:export` reference, split. */
+export interface ModuleRef {
+  /** The file part as the user wrote it, e.g. `shop`. */
+  readonly module: string;
+  /** The export name as the user wrote it, e.g. `my_agent`. */
+  readonly exportName: string;
+}
+
+/**
+ * Splits `file:export` at its last colon (a Windows drive letter keeps its own).
+ *
+ * @param option the option's name, for messages, e.g. `--agent`
+ * @param ref what the user wrote
+ * @returns the two parts
+ */
+export function parseModuleRef(option: string, ref: string): ModuleRef {
+  const at = ref.lastIndexOf(":");
+  const module = at > 0 ? ref.slice(0, at) : "";
+  const exportName = at > 0 ? ref.slice(at + 1) : "";
+  if (module === "" || exportName === "" || /^[A-Za-z]$/.test(module)) {
+    throw new UsageError(
+      `${option} "${ref}": expected file:export, for example shop.ts:myAgent`,
+    );
+  }
+  return { module, exportName };
+}
+
+/**
+ * The files a module reference may name, in the order they are tried.
+ *
+ * @param module the file part, e.g. `shop`, `shop.ts` or `examples.toy_agent`
+ * @param cwd the folder it is relative to
+ * @returns absolute candidate paths
+ */
+export function moduleCandidates(module: string, cwd: string): string[] {
+  if (EXTENSIONS.includes(path.extname(module))) return [path.resolve(cwd, module)];
+  const stems = [module];
+  if (module.includes(".") && !/[\\/]/.test(module)) stems.push(module.replaceAll(".", "/"));
+  return stems.flatMap((stem) =>
+    EXTENSIONS.slice(0, 4).map((ext) => path.resolve(cwd, stem + ext))
+  );
+}
+
+let pluginInstalled = false;
+
+/**
+ * Under Bun (and in the compiled binary, which has no node_modules), a user
+ * module that imports the package by name gets this very copy of the library,
+ * so its classes are the CLI's classes. Deno resolves names through the
+ * user's own import map instead.
+ */
+function installPackageAlias(): void {
+  if (pluginInstalled) return;
+  pluginInstalled = true;
+  const bun = (globalThis as { Bun?: { plugin?: (plugin: unknown) => void } }).Bun;
+  if (bun?.plugin === undefined) return;
+  bun.plugin({
+    name: "dbagenteval-self",
+    setup(build: { module: (name: string, load: () => unknown) => void }) {
+      for (const name of PACKAGE_NAMES) {
+        build.module(
+          name,
+          async () => ({ exports: await import("../../mod.ts"), loader: "object" }),
+        );
+      }
+    },
+  });
+}
+
+function firstLine(error: unknown): string {
+  const text = error instanceof Error ? error.message : String(error);
+  return text.split("\n").find((line) => line.trim() !== "")?.trim() ?? "unknown error";
+}
+
+function camelCase(name: string): string {
+  return name.replace(/_+([a-zA-Z0-9])/g, (_, c: string) => c.toUpperCase());
+}
+
+const cache = new Map<string, Promise<Record<string, unknown>>>();
+
+/**
+ * Imports the module a reference names (once per file per process).
+ *
+ * @param module the file part
+ * @param cwd the folder it is relative to
+ * @returns the module namespace and the file it came from
+ */
+async function importModule(
+  module: string,
+  cwd: string,
+): Promise<{ file: string; namespace: Record<string, unknown> }> {
+  const candidates = moduleCandidates(module, cwd);
+  const file = candidates.find((f) => fs.statSync(f, { throwIfNoEntry: false })?.isFile());
+  if (file === undefined) {
+    const names = candidates.map((f) => path.relative(cwd, f));
+    const tried = names.length === 1
+      ? names[0]
+      : `${names.slice(0, -1).join(", ")} or ${names.at(-1)}`;
+    throw new UsageError(
+      `cannot import '${module}': no ${tried} in ${cwd}; run the command from the folder ` +
+        `that has the file, and check the spelling of the file name`,
+    );
+  }
+  installPackageAlias();
+  let loading = cache.get(file);
+  if (loading === undefined) {
+    loading = import(pathToFileURL(file).href) as Promise<Record<string, unknown>>;
+    cache.set(file, loading);
+  }
+  try {
+    return { file, namespace: await loading };
+  } catch (error) {
+    throw new UsageError(`cannot import '${module}': ${firstLine(error)}`, { cause: error });
+  }
+}
+
+/**
+ * Loads the value a `file:export` reference names.
+ *
+ * @param option the option's name, for messages, e.g. `--agent`
+ * @param ref what the user wrote, e.g. `shop:my_agent`
+ * @param cwd the folder the file is relative to (default: the current folder)
+ * @returns the exported value
+ * @example
+ * ```ts
+ * import { loadExport } from "./_load_module.ts";
+ * const agent = await loadExport("--agent", "examples/toy_agent.ts:agent");
+ * typeof agent; // "function"
+ * ```
+ */
+export async function loadExport(
+  option: string,
+  ref: string,
+  cwd: string = process.cwd(),
+): Promise<unknown> {
+  const { module, exportName } = parseModuleRef(option, ref);
+  const { file, namespace } = await importModule(module, cwd);
+  for (const name of [exportName, camelCase(exportName)]) {
+    if (Object.hasOwn(namespace, name)) return namespace[name];
+  }
+  const names = Object.keys(namespace).filter((k) => k !== "default").sort();
+  throw new UsageError(
+    `${option} ${ref}: ${path.relative(cwd, file)} has no export '${exportName}'; ` +
+      (names.length === 0 ? "it exports nothing" : `it exports ${names.join(", ")}`),
+  );
+}
+
+function describe(value: unknown): string {
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "a list";
+  return typeof value === "object" ? "an object" : `a ${typeof value}`;
+}
+
+/**
+ * Loads a function export (an agent, an executor, a judge).
+ *
+ * @param option the option's name, for messages
+ * @param ref what the user wrote
+ * @param cwd the folder the file is relative to
+ * @returns the function
+ */
+export async function loadFunction(
+  option: string,
+  ref: string,
+  cwd: string = process.cwd(),
+): Promise<(...args: never[]) => unknown> {
+  const value = await loadExport(option, ref, cwd);
+  if (typeof value !== "function") {
+    throw new UsageError(`${option} ${ref} is ${describe(value)}, not a function`);
+  }
+  return value as (...args: never[]) => unknown;
+}
+
+/** A check as the harness duck-types it: a string `name` and a `run` function. */
+export interface CheckLike {
+  readonly name: string;
+  run(...args: never[]): unknown;
+}
+
+/**
+ * Loads a list of checks (`--rules shop:RULES`). A single check is taken as
+ * a list of one.
+ *
+ * @param option the option's name, for messages
+ * @param ref what the user wrote
+ * @param cwd the folder the file is relative to
+ * @returns the checks
+ */
+export async function loadChecks(
+  option: string,
+  ref: string,
+  cwd: string = process.cwd(),
+): Promise<CheckLike[]> {
+  const value = await loadExport(option, ref, cwd);
+  const list: unknown[] = Array.isArray(value) ? value : [value];
+  return list.map((item, i) => {
+    const at = Array.isArray(value) ? `item ${i + 1}` : "it";
+    if (typeof item === "function") {
+      throw new UsageError(
+        `${option} ${ref}: ${at} is a class or function, not a check; ` +
+          `write new ${item.name || "MyRule"}() in the list`,
+      );
+    }
+    const check = item as { name?: unknown; run?: unknown } | null;
+    if (
+      typeof check !== "object" || check === null || typeof check.name !== "string" ||
+      typeof check.run !== "function"
+    ) {
+      throw new UsageError(
+        `${option} ${ref}: ${at} is not a check; a check has a string name and a run function`,
+      );
+    }
+    return check as CheckLike;
+  });
+}

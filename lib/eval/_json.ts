@@ -1,0 +1,46 @@
+/**
+ * Prints values for people as compact JSON (`[{"total":11900}]`), the form
+ * the CLI uses where the spec shows Python's repr. Handles what JSON.stringify
+ * cannot: bigint (printed as a plain integer), BLOBs (as `x'00ff'`), undefined.
+ *
+ * @module
+ */
+
+/**
+ * Formats a value as compact JSON text.
+ *
+ * @param value any value
+ * @returns the text
+ */
+export function jsonText(value: unknown): string {
+  if (value === undefined) return "null";
+  if (typeof value === "bigint") return value.toString();
+  if (value instanceof Uint8Array) {
+    return JSON.stringify(
+      `x'${Array.from(value, (b) => b.toString(16).padStart(2, "0")).join("")}'`,
+    );
+  }
+  if (Array.isArray(value)) return `[${value.map(jsonText).join(",")}]`;
+  if (value !== null && typeof value === "object") {
+    if (value instanceof Date) return JSON.stringify(value.toISOString());
+    const parts = Object.entries(value).map(([k, v]) => `${JSON.stringify(k)}:${jsonText(v)}`);
+    return `{${parts.join(",")}}`;
+  }
+  if (typeof value === "number" && !Number.isFinite(value)) return String(value);
+  if (typeof value === "function" || typeof value === "symbol") {
+    return JSON.stringify(String(value));
+  }
+  return JSON.stringify(value) ?? "null";
+}
+
+/**
+ * Formats a list of names the way the spec prints them: `['expects', 'x']`.
+ *
+ * @param names the names
+ * @returns the text
+ */
+export function nameList(names: readonly string[]): string {
+  return `[${
+    names.map((n) => `'${n.replaceAll("\\", "\\\\").replaceAll("'", "\\'")}'`).join(", ")
+  }]`;
+}

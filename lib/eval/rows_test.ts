@@ -1,0 +1,163 @@
+import { describe, it } from "node:test";
+import assert from "node:assert/strict";
+import { compareRows, matchesAny } from "./rows.ts";
+
+type Rows = Record<string, unknown>[];
+
+describe("compareRows()", () => {
+  // One row per bullet of the spec's "How rows are compared", and the edges around it.
+  const cases: [string, Rows, Rows, { ordered?: boolean; precision?: number }, boolean][] = [
+    // Column names can be different.
+    ["matches {count: 2} against a column named total", [{ total: 2 }], [{ count: 2 }], {}, true],
+    [
+      "matches a reference column SUM(amount) to total",
+      [{ total: 2000 }],
+      [{
+        "SUM(amount)": 2000,
+      }],
+      {},
+      true,
+    ],
+    ["compares same-name columns with each other", [{ a: 1, b: 2 }], [{ a: 2 }], {}, false],
+    ["pairs same-name columns ignoring case", [{ Total: 2, other: 3 }], [{ total: 2 }], {}, true],
+    [
+      "pairs the other columns by their values",
+      [{ x: "s1", y: 5 }],
+      [{ store: "s1", n: 5 }],
+      {},
+      true,
+    ],
+    [
+      "pairs each expected column with a different actual column",
+      [{ x: 5 }],
+      [{ a: 5, b: 5 }],
+      {},
+      false,
+    ],
+    [
+      "pairs columns consistently across rows",
+      [{ x: 1, y: 2 }, { x: 2, y: 1 }],
+      [{ a: 1, b: 1 }, {
+        a: 2,
+        b: 2,
+      }],
+      {},
+      false,
+    ],
+    [
+      "finds a pairing when the first candidate column is wrong",
+      [{ p: 1, q: 1 }, { p: 2, q: 3 }],
+      [
+        { a: 1, b: 1 },
+        { a: 2, b: 3 },
+      ],
+      {},
+      true,
+    ],
+    // Extra columns are fine.
+    [
+      "allows extra actual columns",
+      [{ total: 2, store: "s1", status: "DELIVERED" }],
+      [{
+        total: 2,
+      }],
+      {},
+      true,
+    ],
+    [
+      "refuses when the expected side has more columns",
+      [{ total: 2 }],
+      [{ total: 2, n: 2 }],
+      {},
+      false,
+    ],
+    // Number types do not matter.
+    ["treats 2 and 2.0 as equal", [{ n: 2.0 }], [{ n: 2 }], {}, true],
+    ['treats 2 and "2.00" as equal', [{ n: "2.00" }], [{ n: 2 }], {}, true],
+    ["treats a bigint and a number as equal", [{ n: 12n }], [{ n: 12 }], {}, true],
+    [
+      "keeps bigints beyond 2^53 exact",
+      [{ n: 9007199254740993n }],
+      [{ n: 9007199254740992 }],
+      {},
+      false,
+    ],
+    // Numbers are rounded to 2 decimal places; precision changes it.
+    ["rounds to 2 decimal places by default", [{ r: 0.3333333 }], [{ r: 0.33 }], {}, true],
+    ["sees a difference in the second decimal", [{ r: 0.34 }], [{ r: 0.33 }], {}, false],
+    [
+      "ignores differences past the precision",
+      [{ r: 0.12344 }],
+      [{ r: 0.12341 }],
+      { precision: 4 },
+      true,
+    ],
+    ["sees differences within a higher precision", [{ r: 0.1236 }], [{ r: 0.1234 }], {
+      precision: 4,
+    }, false],
+    // The order of rows does not matter, except with ordered.
+    ["ignores row order by default", [{ n: 1 }, { n: 2 }], [{ n: 2 }, { n: 1 }], {}, true],
+    ["respects row order when ordered", [{ n: 1 }, { n: 2 }], [{ n: 2 }, { n: 1 }], {
+      ordered: true,
+    }, false],
+    [
+      "accepts the same order when ordered",
+      [{ n: 1, x: "a" }, { n: 2, x: "b" }],
+      [{ k: 1 }, {
+        k: 2,
+      }],
+      { ordered: true },
+      true,
+    ],
+    // An empty value is an empty value.
+    ["treats null and empty text as equal", [{ c: null }], [{ c: "" }], {}, true],
+    [
+      "treats a missing key as empty",
+      [{ c: 1 }, { c: 2, d: null }],
+      [{ c: 1, d: "" }, {
+        c: 2,
+        d: null,
+      }],
+      {},
+      true,
+    ],
+    ["does not treat 0 as empty", [{ c: 0 }], [{ c: null }], {}, false],
+    // Text that only looks like a number stays text.
+    ['keeps the postcode "01234" apart from 1234', [{ zip: 1234 }], [{ zip: "01234" }], {}, false],
+    ["matches the postcode as text", [{ zip: "01234" }], [{ zip: "01234" }], {}, true],
+    ["keeps text case", [{ s: "Delivered" }], [{ s: "DELIVERED" }], {}, false],
+    // Multisets: duplicates count.
+    [
+      "counts duplicate rows",
+      [{ n: 1 }, { n: 1 }, { n: 2 }],
+      [{ n: 1 }, { n: 2 }, { n: 2 }],
+      {},
+      false,
+    ],
+    ["refuses a different number of rows", [{ n: 1 }, { n: 1 }], [{ n: 1 }], {}, false],
+    // rows: [] means no rows.
+    ["matches no rows with no rows", [], [], {}, true],
+    ["refuses rows when none are expected", [{ n: 1 }], [], {}, false],
+    ["refuses no rows when some are expected", [], [{ n: 1 }], {}, false],
+  ];
+  for (const [name, actual, expected, options, result] of cases) {
+    it(`compareRows() ${name}`, () => {
+      assert.equal(compareRows(actual, expected, options), result);
+    });
+  }
+});
+
+describe("matchesAny()", () => {
+  const acceptable = [[{ category: "Electronics", total: 2000 }], [{ category: "Electronics" }]];
+  const cases: [string, Rows, Rows[], boolean][] = [
+    ["accepts the first of several results", [{ c: "Electronics", t: 2000 }], acceptable, true],
+    ["accepts the second of several results", [{ category: "Electronics" }], acceptable, true],
+    ["refuses when none of the results match", [{ category: "Toys" }], acceptable, false],
+    ["accepts no rows when one result is empty", [], [[{ n: 1 }], []], true],
+  ];
+  for (const [name, actual, results, expected] of cases) {
+    it(`matchesAny() ${name}`, () => {
+      assert.equal(matchesAny(actual, results), expected);
+    });
+  }
+});

@@ -1,0 +1,40 @@
+/**
+ * The judge checks a run adds when it has a judge.
+ *
+ * @module
+ */
+import type { Check } from "../eval/check.ts";
+import { Faithful } from "./faithful.ts";
+import { ReferenceAnswer } from "./reference_answer.ts";
+import { Relevant } from "./relevant.ts";
+
+/** Options shared by the judge checks. */
+export interface JudgeCheckOptions {
+  /**
+   * Gives up on an asynchronous judge after this many milliseconds (ERROR for
+   * that check). Off by default: the built-in judge times out each request
+   * itself, and a harness that queues judge calls would count the wait.
+   */
+  readonly timeoutMs?: number | undefined;
+  /** At most this many rows go into a prompt (default 50); the prompt says how many were left out. */
+  readonly maxRows?: number | undefined;
+  /** A text value longer than this is cut in a prompt (default 300 characters). */
+  readonly maxTextChars?: number | undefined;
+}
+
+/**
+ * The judge checks, in the order a scorecard shows them: reference_answer,
+ * faithful, relevant. Each takes the judge from `context.judge` (SKIP
+ * without one) and calls it once.
+ *
+ * @param options a timeout and prompt sizes, shared by the three checks
+ * @returns the three checks
+ * @example
+ * ```ts
+ * import { judgeChecks } from "./judge_checks.ts";
+ * judgeChecks().map((c) => c.name); // ["reference_answer", "faithful", "relevant"]
+ * ```
+ */
+export function judgeChecks(options: JudgeCheckOptions = {}): Check[] {
+  return [new ReferenceAnswer(options), new Faithful(options), new Relevant(options)];
+}

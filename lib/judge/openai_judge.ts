@@ -1,0 +1,296 @@
+/**
+ * The built-in judge: one chat-completions request per prompt to any
+ * OpenAI-compatible endpoint (OpenAI, Azure OpenAI, vLLM, Ollama, llama.cpp's
+ * server), with `fetch` only.
+ *
+ * @module
+ */
+import * as v from "valibot";
+import type { Judge } from "../eval/check.ts";
+import { JudgeError, UsageError } from "../errors.ts";
+import { retryAfterMs, retryWaitMs } from "./_backoff.ts";
+
+/** Options of the built-in judge for OpenAI-compatible endpoints. */
+export interface OpenAiJudgeOptions {
+  /**
+   * A base URL such as `https://api.openai.com/v1` or
+   * `http://localhost:11434/v1` (`/chat/completions` is appended; a bare
+   * host gets `/v1/chat/completions`), or the full URL ending in
+   * `/chat/completions`, query string kept (Azure's `?api-version=...`).
+   */
+  readonly url: string;
+  /** The model name the endpoint knows, e.g. `gpt-4o-mini` or `llama3.1`. */
+  readonly model: string;
+  /** Sent as `Authorization: Bearer <key>` (and `api-key` for Azure hosts) when given. */
+  readonly apiKey?: string | undefined;
+  /** Gives up on one request after this many milliseconds (default 120000); not retried. */
+  readonly timeoutMs?: number | undefined;
+  /** Retries after a 429, a 5xx or a broken connection (default 3). */
+  readonly retries?: number | undefined;
+  /** The first retry's wait when the server sends no Retry-After; doubles each retry (default 1000). */
+  readonly backoffMs?: number | undefined;
+  /** No wait between retries is longer than this, even if Retry-After asks for more (default 30000). */
+  readonly maxWaitMs?: number | undefined;
+}
+
+const DEFAULTS = { timeoutMs: 120_000, retries: 3, backoffMs: 1_000, maxWaitMs: 30_000 };
+
+const contentPart = v.object({ text: v.optional(v.string()) });
+const completionSchema = v.object({
+  choices: v.pipe(
+    v.array(v.object({
+      message: v.object({
+        content: v.nullish(v.union([v.string(), v.array(contentPart)])),
+        refusal: v.nullish(v.string()),
+      }),
+    })),
+    v.minLength(1),
+  ),
+});
+const errorBodySchema = v.object({
+  error: v.union([v.string(), v.object({ message: v.string() })]),
+});
+
+/** One request's outcome, when it is neither a reply nor a final error. */
+interface Retryable {
+  readonly why: string;
+  readonly status?: number;
+  readonly retryAfterMs?: number | undefined;
+}
+
+/**
+ * A judge backed by an OpenAI-compatible chat-completions endpoint: the
+ * prompt goes as one user message, with temperature 0. A 429 or a 5xx is
+ * retried with exponential backoff, honouring Retry-After (seconds or an
+ * HTTP date, capped); 401, 403 and 404 fail at once with one clear error,
+ * and every later call fails the same way without asking the server again.
+ * A request slower than the timeout fails with a JudgeError.
+ *
+ * @param options the endpoint, the model, the API key and the limits
+ * @returns the judge
+ * @throws {UsageError} when the URL, the model or a limit is not usable
+ * @example
+ * ```ts ignore
+ * import { openAiJudge } from "./openai_judge.ts";
+ * const judge = openAiJudge({
+ *   url: "http://localhost:11434/v1",
+ *   model: "llama3.1",
+ *   apiKey: Deno.env.get("OPENAI_API_KEY"),
+ * });
+ * await judge("Reply PASS."); // "PASS"
+ * ```
+ */
+export function openAiJudge(options: OpenAiJudgeOptions): Judge {
+  const endpoint = chatCompletionsUrl(options.url);
+  const model = options.model.trim();
+  if (model === "") {
+    throw new UsageError("The judge needs a model name: pass --judge-model NAME");
+  }
+  const timeoutMs = limit("timeoutMs", options.timeoutMs, DEFAULTS.timeoutMs, 1);
+  const retries = limit("retries", options.retries, DEFAULTS.retries, 0);
+  const backoffMs = limit("backoffMs", options.backoffMs, DEFAULTS.backoffMs, 0);
+  const maxWaitMs = limit("maxWaitMs", options.maxWaitMs, DEFAULTS.maxWaitMs, 0);
+  const shown = `${endpoint.origin}${endpoint.pathname}`;
+  const headers: Record<string, string> = { "content-type": "application/json" };
+  if (options.apiKey !== undefined && options.apiKey !== "") {
+    headers["authorization"] = `Bearer ${options.apiKey}`;
+    // Azure's classic deployment URLs take the key only in api-key.
+    if (endpoint.hostname.endsWith(".azure.com")) headers["api-key"] = options.apiKey;
+  }
+  const request = {
+    endpoint,
+    shown,
+    model,
+    headers,
+    timeoutMs,
+    hasKey: "authorization" in headers,
+  };
+  let fatal: JudgeError | undefined;
+
+  return async (prompt: string): Promise<string> => {
+    if (fatal !== undefined) throw fatal;
+    const body = JSON.stringify({
+      model,
+      messages: [{ role: "user", content: prompt }],
+      temperature: 0,
+      stream: false,
+    });
+    for (let retry = 0;; retry++) {
+      let outcome: string | Retryable;
+      try {
+        outcome = await post(request, body);
+      } catch (error) {
+        if (error instanceof JudgeError && [401, 403, 404].includes(error.status ?? 0)) {
+          fatal = error;
+        }
+        throw error;
+      }
+      if (typeof outcome === "string") return outcome;
+      if (retry >= retries) {
+        throw new JudgeError(
+          `Judge endpoint ${shown} kept failing (${outcome.why}) after ${retry + 1} ` +
+            `attempt${retry === 0 ? "" : "s"}: try again later, or lower the judge concurrency`,
+          { status: outcome.status },
+        );
+      }
+      await sleep(retryWaitMs({ retry, backoffMs, maxWaitMs, retryAfterMs: outcome.retryAfterMs }));
+    }
+  };
+}
+
+/**
+ * The chat-completions URL for a base or full URL.
+ *
+ * @param url what the user gave
+ * @returns the URL to POST to
+ * @throws {UsageError} when it is not an http(s) URL
+ * @example
+ * ```ts
+ * import { chatCompletionsUrl } from "./openai_judge.ts";
+ * chatCompletionsUrl("http://localhost:11434/v1").href; // "http://localhost:11434/v1/chat/completions"
+ * chatCompletionsUrl("http://localhost:8080").href; // "http://localhost:8080/v1/chat/completions"
+ * ```
+ */
+export function chatCompletionsUrl(url: string): URL {
+  let parsed: URL;
+  try {
+    parsed = new URL(url.trim());
+  } catch {
+    throw new UsageError(
+      `Invalid judge URL "${url}": give a base URL such as http://localhost:11434/v1 ` +
+        "or the full .../chat/completions URL",
+    );
+  }
+  if (parsed.protocol !== "http:" && parsed.protocol !== "https:") {
+    throw new UsageError(`Invalid judge URL "${url}": it must start with http:// or https://`);
+  }
+  const path = parsed.pathname.replace(/\/+$/, "");
+  if (!path.endsWith("/chat/completions")) {
+    parsed.pathname = path === "" ? "/v1/chat/completions" : `${path}/chat/completions`;
+  }
+  return parsed;
+}
+
+interface Request {
+  readonly endpoint: URL;
+  readonly shown: string;
+  readonly model: string;
+  readonly headers: Record<string, string>;
+  readonly timeoutMs: number;
+  readonly hasKey: boolean;
+}
+
+/** One POST: the reply text, a retryable failure, or a thrown JudgeError. */
+async function post(request: Request, body: string): Promise<string | Retryable> {
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(), request.timeoutMs);
+  const timedOut = (): JudgeError =>
+    new JudgeError(
+      `Judge endpoint ${request.shown} did not answer within ${request.timeoutMs} ms: ` +
+        "raise the judge timeout or use a faster model",
+    );
+  try {
+    let response: Response;
+    let text: string;
+    try {
+      response = await fetch(request.endpoint, {
+        method: "POST",
+        headers: request.headers,
+        body,
+        signal: controller.signal,
+      });
+      text = await response.text();
+    } catch (error) {
+      if (controller.signal.aborted) throw timedOut();
+      return { why: `could not reach it: ${error instanceof Error ? error.message : error}` };
+    }
+    if (response.ok) return replyText(text, request);
+    const status = `${response.status}${response.statusText ? ` ${response.statusText}` : ""}`;
+    const said = serverMessage(text);
+    const why = said === "" ? status : `${status}: ${said}`;
+    if (response.status === 429 || response.status >= 500) {
+      return {
+        why,
+        status: response.status,
+        retryAfterMs: retryAfterMs(response.headers.get("retry-after"), Date.now()),
+      };
+    }
+    throw new JudgeError(refusal(response.status, why, request), { status: response.status });
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** The message of a 4xx that is not worth retrying. */
+function refusal(status: number, why: string, request: Request): string {
+  const at = `Judge endpoint ${request.shown}`;
+  if (status === 401 || status === 403) {
+    return request.hasKey
+      ? `${at} refused the API key (${why}): set DBAGENTEVAL_JUDGE_API_KEY or OPENAI_API_KEY to a valid key`
+      : `${at} needs an API key (${why}): set DBAGENTEVAL_JUDGE_API_KEY or OPENAI_API_KEY`;
+  }
+  if (status === 404) {
+    return `${at} was not found (${why}): check the judge URL (a base URL such as ` +
+      `http://localhost:11434/v1 or the full .../chat/completions URL) and that model ` +
+      `"${request.model}" exists there`;
+  }
+  return `${at} rejected the request (${why})`;
+}
+
+/** The reply text of a chat-completions response. */
+function replyText(text: string, request: Request): string {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    throw new JudgeError(
+      `Judge endpoint ${request.shown} answered with something that is not JSON: ` +
+        `${JSON.stringify(text.slice(0, 80))}; is it a chat-completions endpoint?`,
+    );
+  }
+  const parsed = v.safeParse(completionSchema, json);
+  if (!parsed.success) {
+    throw new JudgeError(
+      `Judge endpoint ${request.shown} answered without choices[0].message.content; ` +
+        "is it a chat-completions endpoint?",
+    );
+  }
+  const message = parsed.output.choices[0]!.message;
+  const content = message.content;
+  if (typeof content === "string") return content;
+  if (Array.isArray(content)) return content.map((part) => part.text ?? "").join("");
+  if (message.refusal) throw new JudgeError(`The judge model refused: ${message.refusal}`);
+  return "";
+}
+
+/** The error message in an error response's body, one line, short. */
+function serverMessage(text: string): string {
+  let message = text;
+  try {
+    const parsed = v.safeParse(errorBodySchema, JSON.parse(text));
+    if (parsed.success) {
+      const error = parsed.output.error;
+      message = typeof error === "string" ? error : error.message;
+    }
+  } catch {
+    // Not JSON: the raw text is the message.
+  }
+  const line = message.trim().split(/\r?\n/)[0] ?? "";
+  return line.length > 200 ? `${line.slice(0, 200)}...` : line;
+}
+
+function limit(name: string, value: number | undefined, fallback: number, min: number): number {
+  if (value === undefined) return fallback;
+  if (!Number.isFinite(value) || value < min || (name === "retries" && !Number.isInteger(value))) {
+    throw new UsageError(
+      `Invalid judge option ${name}: ${value}; it must be ${
+        name === "retries" ? "a whole number" : "a number"
+      } of at least ${min}`,
+    );
+  }
+  return value;
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}

@@ -1,0 +1,153 @@
+/**
+ * Reads a judge's reply: PASS or FAIL and one line of reason, forgiving the
+ * ways models dress it up (case, spaces, markdown, code fences, a
+ * `<think>` block, a JSON object).
+ *
+ * @module
+ */
+import * as v from "valibot";
+
+/** A reply that gave a verdict. */
+export interface ReadVerdict {
+  readonly kind: "verdict";
+  readonly status: "PASS" | "FAIL";
+  /** The judge's reason, one line; empty when it gave none. */
+  readonly reason: string;
+}
+
+/** A reply with no verdict in the asked form. */
+export interface UnreadableVerdict {
+  readonly kind: "unreadable";
+  /** The reply's first non-empty line (shortened), to show the user. */
+  readonly firstLine: string;
+}
+
+/** What {@link parseVerdict} found. */
+export type Verdict = ReadVerdict | UnreadableVerdict;
+
+/** A reason or a first line longer than this is cut. */
+const MAX_LINE = 300;
+
+const VERDICT_KEYS = ["verdict", "result", "status", "decision", "judgment", "judgement"];
+const REASON_KEYS = ["reason", "explanation", "why", "rationale", "justification"];
+
+const objectSchema = v.record(v.string(), v.unknown());
+
+/**
+ * Reads a judge's reply.
+ *
+ * Accepted, in this order: a JSON object (also inside a code fence) with a
+ * `verdict` (or `result`, `status`, `decision`) of "pass"/"fail" and an
+ * optional `reason`; a first line that starts with PASS or FAIL (any case,
+ * markdown such as `**PASS**` or `# FAIL`, a label such as `Verdict:`, or
+ * PASSED/FAILED), the reason being the rest of that line or the next line; a
+ * last line that is only a verdict (`Verdict: FAIL`), for models that reason
+ * first. Anything else is unreadable.
+ *
+ * @param reply what the judge returned (normally a string)
+ * @returns the verdict and reason, or the reply's first line when unreadable
+ * @example
+ * ```ts
+ * import { parseVerdict } from "./parse_verdict.ts";
+ * parseVerdict("**PASS**\nThe total matches."); // { kind: "verdict", status: "PASS", reason: "The total matches." }
+ * parseVerdict('{"verdict":"fail","reason":"wrong total"}').kind; // "verdict"
+ * parseVerdict("I think so").kind; // "unreadable"
+ * ```
+ */
+export function parseVerdict(reply: unknown): Verdict {
+  if (typeof reply !== "string") {
+    return fromObject(reply) ?? { kind: "unreadable", firstLine: describe(reply) };
+  }
+  const text = reply.replace(/^\uFEFF/, "").replace(/<think>[\s\S]*?<\/think>/gi, "");
+  // Fence lines go; what they enclose stays.
+  const lines = text.split(/\r?\n/).map((l) => l.trim())
+    .filter((l) => l !== "" && !/^(```|~~~)[\w-]*$/.test(l));
+  const body = lines.join("\n");
+  const json = body.startsWith("{") ? fromJson(body) : undefined;
+  if (json !== undefined) return json;
+  const first = lines[0];
+  if (first === undefined) return { kind: "unreadable", firstLine: "(empty reply)" };
+
+  const head = verdictAtStart(first);
+  if (head !== undefined) {
+    const reason = head.rest !== "" ? head.rest : reasonLine(lines[1]);
+    return { kind: "verdict", status: head.status, reason: cut(reason) };
+  }
+  const last = lines[lines.length - 1]!;
+  const tail = verdictAtStart(last);
+  if (lines.length > 1 && tail !== undefined && tail.rest === "") {
+    return {
+      kind: "verdict",
+      status: tail.status,
+      reason: cut(reasonLine(lines[lines.length - 2])),
+    };
+  }
+  const embedded = body.includes("{")
+    ? fromJson(body.slice(body.indexOf("{"), body.lastIndexOf("}") + 1))
+    : undefined;
+  if (embedded !== undefined) return embedded;
+  return { kind: "unreadable", firstLine: cut(reply.trim().split(/\r?\n/)[0] ?? "") };
+}
+
+/** PASS or FAIL at the start of a line, after markdown and a label, and what follows. */
+function verdictAtStart(line: string): { status: "PASS" | "FAIL"; rest: string } | undefined {
+  const plain = stripMarkdown(line)
+    .replace(/^(final\s+)?(verdict|answer|result|decision|judg(e)?ment)\s*[:=-]\s*/i, "");
+  const match = /^(pass|fail)(?:ed)?(?![a-z0-9])(.*)$/i.exec(plain);
+  if (match === null) return undefined;
+  const status = match[1]!.toUpperCase() === "PASS" ? "PASS" : "FAIL";
+  const rest = stripMarkdown(match[2]!.replace(/^[\s.:;,!)\]\-\u2013\u2014]+/, ""));
+  return { status, rest };
+}
+
+/** A reason line without its label. */
+function reasonLine(line: string | undefined): string {
+  if (line === undefined) return "";
+  return stripMarkdown(line).replace(/^(reason|why|because|explanation)\s*[:=-]\s*/i, "");
+}
+
+/** Markdown emphasis, headings, quotes, bullets and inline code around a line's text. */
+function stripMarkdown(line: string): string {
+  return line.replace(/^(#{1,6}\s+|>\s*|[-*+]\s+|\d+[.)]\s+)+/, "")
+    .replace(/\*\*|__|~~|[*`]/g, "").replace(/^_+|_+$/g, "").trim();
+}
+
+function fromJson(text: string): ReadVerdict | undefined {
+  try {
+    return fromObject(JSON.parse(text));
+  } catch {
+    return undefined;
+  }
+}
+
+/** A verdict from a parsed JSON object, or undefined when it has none. */
+function fromObject(value: unknown): ReadVerdict | undefined {
+  const parsed = v.safeParse(objectSchema, value);
+  if (!parsed.success) return undefined;
+  const fields = new Map(Object.entries(parsed.output).map(([k, x]) => [k.toLowerCase(), x]));
+  let status: "PASS" | "FAIL" | undefined;
+  for (const key of VERDICT_KEYS) {
+    const raw = fields.get(key);
+    if (typeof raw === "string") status = verdictAtStart(raw)?.status;
+    if (status !== undefined) break;
+  }
+  const passed = fields.get("pass") ?? fields.get("passed");
+  if (status === undefined && typeof passed === "boolean") status = passed ? "PASS" : "FAIL";
+  if (status === undefined) return undefined;
+  const reason = REASON_KEYS.map((k) => fields.get(k)).find((x) => typeof x === "string");
+  return { kind: "verdict", status, reason: cut(String(reason ?? "").split(/\r?\n/)[0]!.trim()) };
+}
+
+function describe(value: unknown): string {
+  if (value === undefined) return "(no reply: the judge returned undefined)";
+  if (value === null) return "(no reply: the judge returned null)";
+  try {
+    return cut(JSON.stringify(value) ?? String(value));
+  } catch {
+    return cut(String(value));
+  }
+}
+
+function cut(text: string): string {
+  return text.length <= MAX_LINE ? text : `${text.slice(0, MAX_LINE)}...`;
+}

@@ -1,0 +1,427 @@
+/**
+ * Builds the {@link QueryModel} from node-sql-parser's tree.
+ *
+ * The tree differs by dialect build (a column is `"a"` in sqlite and mysql,
+ * `{ expr: { type: "default", value: "a" } }` in postgresql; a subquery is
+ * `{ ast: { type: "select", ... } }` wrapped in an expression list), so the
+ * walker reads names through {@link identName} and finds subqueries by
+ * shape, anywhere, rather than by the clause they sit in.
+ *
+ * @module
+ */
+import type { Backslashes } from "./_lex.ts";
+import { unescapeLiteral } from "./_lex.ts";
+import type {
+  ColumnRef,
+  Literal,
+  Predicate,
+  QueryLevel,
+  Source,
+  Statement,
+} from "./query_model.ts";
+
+type Node = { readonly [key: string]: unknown };
+
+function isNode(v: unknown): v is Node {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+/** A name from any of the parser's spellings: `"a"`, `{ value: "a" }`, `{ expr: { value } }`. */
+function identName(v: unknown): string | null {
+  if (typeof v === "string") return v;
+  if (typeof v === "number") return String(v);
+  if (isNode(v)) {
+    if ("value" in v) return identName(v["value"]);
+    if ("expr" in v) return identName(v["expr"]);
+  }
+  return null;
+}
+
+/** Statement kinds that read, in any dialect's tree. */
+const SELECT = "select";
+
+/** Keys the select walker handles itself; every other key is walked for expressions. */
+const SELECT_KEYS = new Set(["with", "from", "where", "having", "_next", "set_op", "type"]);
+
+/** Options of one build. */
+export interface BuildOptions {
+  readonly dialect: string;
+  readonly backslashes: Backslashes;
+}
+
+/**
+ * Builds one statement's model from its node-sql-parser tree.
+ *
+ * @param ast one statement's tree
+ * @param options the dialect and how to read string literals
+ * @returns the statement
+ */
+export function buildStatement(ast: unknown, options: BuildOptions): Statement {
+  const b = new Builder(options);
+  const node = isNode(ast) ? ast : {};
+  const kind = String(node["type"] ?? "unknown").toLowerCase();
+  b.visitStatement(node, null, "statement", new Set());
+  return {
+    kind,
+    levels: b.levels,
+    nested: b.nested,
+    functions: b.functions,
+    locking: b.locking,
+    into: b.into,
+    columns: b.columns,
+    outputNames: b.outputNames,
+    ctes: b.ctes,
+    setOperations: b.setOperations,
+  };
+}
+
+interface MutableLevel {
+  id: number;
+  parent: number | null;
+  origin: QueryLevel["origin"];
+  sources: Source[];
+  predicates: Predicate[];
+  joins: number;
+}
+
+class Builder {
+  readonly levels: MutableLevel[] = [];
+  readonly nested: string[] = [];
+  readonly functions: string[] = [];
+  readonly locking: string[] = [];
+  readonly into: string[] = [];
+  readonly columns: ColumnRef[] = [];
+  readonly outputNames: string[] = [];
+  readonly ctes: string[] = [];
+  setOperations = 0;
+  readonly #options: BuildOptions;
+  #depth = 0;
+
+  constructor(options: BuildOptions) {
+    this.#options = options;
+  }
+
+  /** Any statement node: a SELECT, or a write/DDL/utility statement. */
+  visitStatement(
+    node: Node,
+    parent: number | null,
+    origin: QueryLevel["origin"],
+    scope: ReadonlySet<string>,
+  ): void {
+    const kind = String(node["type"] ?? "unknown").toLowerCase();
+    if (kind === SELECT) return this.visitSelect(node, parent, origin, scope);
+    if (parent !== null || origin !== "statement") this.nested.push(kind);
+    const level = this.#newLevel(parent, origin);
+    // Targets of UPDATE / DELETE / INSERT / DDL: `table` (one or a list), `from`.
+    const items = [...asList(node["table"]), ...asList(node["from"])];
+    this.#addSources(level, items, scope);
+    if (kind === "update" || kind === "delete") {
+      for (const c of conjuncts(node["where"])) this.#addPredicate(level, c, "all", "where");
+    }
+    for (const [key, value] of Object.entries(node)) {
+      if (key === "type" || key === "table" || key === "from") continue;
+      this.walk(value, level.id, scope);
+    }
+  }
+
+  visitSelect(
+    node: Node,
+    parent: number | null,
+    origin: QueryLevel["origin"],
+    outerScope: ReadonlySet<string>,
+  ): void {
+    const scope = new Set(outerScope);
+    const level = this.#newLevel(parent, origin);
+    for (const w of asList(node["with"])) {
+      if (!isNode(w)) continue;
+      const name = (identName(w["name"]) ?? "").toLowerCase();
+      this.ctes.push(name);
+      for (const c of asList(w["columns"])) {
+        const n = identName(c);
+        if (n !== null) this.outputNames.push(n);
+      }
+      // A recursive CTE sees its own name; a plain one sees only earlier ones.
+      if (w["recursive"] === true || node["recursive"] === true) scope.add(name);
+      const stmt = w["stmt"];
+      const body = isNode(stmt) && isNode(stmt["ast"]) ? stmt["ast"] : stmt;
+      if (isNode(body)) this.visitStatement(body, level.id, "cte", scope);
+      scope.add(name);
+    }
+    this.#addSources(level, asList(node["from"]), scope);
+    for (const c of conjuncts(node["where"])) this.#addPredicate(level, c, "all", "where");
+    this.walk(node["where"], level.id, scope);
+    const groupBy = groupColumns(node["groupby"], this.#options.dialect);
+    for (const c of conjuncts(node["having"])) {
+      const p = this.#predicateOf(c, "all", "having");
+      if (p !== null && groupBy.some((g) => sameColumn(g, p.column))) level.predicates.push(p);
+    }
+    this.walk(node["having"], level.id, scope);
+    const lock = node["locking_read"];
+    if (lock !== undefined && lock !== null && lock !== "") {
+      this.locking.push(typeof lock === "string" ? lock : JSON.stringify(lock));
+    }
+    const into = node["into"];
+    if (isNode(into) && (into["expr"] !== undefined || into["keyword"] !== undefined)) {
+      const target = identName(into["expr"]) ?? "";
+      this.into.push(`INTO ${into["keyword"] ?? ""} ${target}`.replace(/\s+/g, " ").trim());
+    }
+    for (const col of asList(node["columns"])) {
+      if (isNode(col) && col["as"] !== undefined && col["as"] !== null) {
+        const n = identName(col["as"]);
+        if (n !== null) this.outputNames.push(n);
+      }
+    }
+    for (const [key, value] of Object.entries(node)) {
+      if (SELECT_KEYS.has(key) || key === "locking_read" || key === "into") continue;
+      this.walk(value, level.id, scope);
+    }
+    const next = node["_next"];
+    if (isNode(next)) {
+      this.setOperations++;
+      this.visitStatement(next, parent, origin === "statement" ? "set-branch" : origin, scope);
+    }
+  }
+
+  /** Walks an expression tree for columns, functions and nested queries. */
+  walk(value: unknown, levelId: number, scope: ReadonlySet<string>): void {
+    if (Array.isArray(value)) {
+      for (const v of value) this.walk(v, levelId, scope);
+      return;
+    }
+    if (!isNode(value)) return;
+    if (++this.#depth > 2000) throw new RangeError("SQL nested too deeply to check");
+    try {
+      this.#walkNode(value, levelId, scope);
+    } finally {
+      this.#depth--;
+    }
+  }
+
+  #walkNode(value: Node, levelId: number, scope: ReadonlySet<string>): void {
+    const ast = value["ast"];
+    if (isNode(ast) && typeof ast["type"] === "string") {
+      this.visitStatement(ast, levelId, "subquery", scope);
+      return;
+    }
+    const type = value["type"];
+    if (type === "column_ref") {
+      const c = columnOf(value, this.#options.dialect);
+      if (c !== null) this.columns.push(c);
+      return;
+    }
+    if (type === "double_quote_string" && isSqlite(this.#options.dialect)) {
+      this.columns.push({ table: null, name: String(value["value"]) });
+      return;
+    }
+    if (type === "star") return;
+    if (typeof type === "string" && isStatementKind(type, value)) {
+      this.visitStatement(value, levelId, "subquery", scope);
+      return;
+    }
+    if (type === "function" || type === "aggr_func" || type === "window_func") {
+      for (const name of functionNames(value["name"])) this.functions.push(name);
+    }
+    for (const [key, v] of Object.entries(value)) {
+      if (key === "tableList" || key === "columnList") continue;
+      this.walk(v, levelId, scope);
+    }
+  }
+
+  #newLevel(parent: number | null, origin: QueryLevel["origin"]): MutableLevel {
+    const level: MutableLevel = {
+      id: this.levels.length,
+      parent,
+      origin,
+      sources: [],
+      predicates: [],
+      joins: 0,
+    };
+    this.levels.push(level);
+    return level;
+  }
+
+  #addSources(level: MutableLevel, items: readonly unknown[], scope: ReadonlySet<string>): void {
+    for (const item of items) {
+      if (!isNode(item)) continue;
+      const index = level.sources.length;
+      const alias = identName(item["as"]);
+      const expr = item["expr"];
+      if (isNode(expr) && isNode(expr["ast"])) {
+        level.sources.push({ kind: "derived", name: "", schema: null, alias });
+        this.visitStatement(expr["ast"], level.id, "derived", scope);
+      } else if (item["table"] !== undefined && item["table"] !== null && expr === undefined) {
+        const name = identName(item["table"]) ?? "";
+        const schema = identName(item["db"]) ?? identName(item["schema"]);
+        const isCte = schema === null && scope.has(name.toLowerCase());
+        level.sources.push({ kind: isCte ? "cte" : "table", name, schema, alias });
+      } else {
+        level.sources.push({ kind: "function", name: "", schema: null, alias });
+        this.walk(expr ?? item, level.id, scope);
+      }
+      const join = typeof item["join"] === "string" ? item["join"].toUpperCase() : null;
+      if (join !== null || index > 0) level.joins++;
+      const appliesTo: Predicate["appliesTo"] = join === null
+        ? "all"
+        : join.includes("LEFT")
+        ? [index]
+        : join.includes("RIGHT")
+        ? Array.from({ length: index }, (_, i) => i)
+        : join.includes("FULL")
+        ? []
+        : "all";
+      for (const c of conjuncts(item["on"])) this.#addPredicate(level, c, appliesTo, "on");
+      this.walk(item["on"], level.id, scope);
+    }
+  }
+
+  #addPredicate(
+    level: MutableLevel,
+    expr: unknown,
+    appliesTo: Predicate["appliesTo"],
+    clause: Predicate["clause"],
+  ): void {
+    const p = this.#predicateOf(expr, appliesTo, clause);
+    if (p !== null) level.predicates.push(p);
+  }
+
+  /** `col = literal`, `literal = col` or `col IN (literal, ...)`, else null. */
+  #predicateOf(
+    expr: unknown,
+    appliesTo: Predicate["appliesTo"],
+    clause: Predicate["clause"],
+  ): Predicate | null {
+    if (!isNode(expr) || expr["type"] !== "binary_expr") return null;
+    const op = String(expr["operator"]).toUpperCase();
+    const dialect = this.#options.dialect;
+    const left = columnOf(expr["left"], dialect);
+    const right = columnOf(expr["right"], dialect);
+    if (op === "=") {
+      const [column, other] = left !== null ? [left, expr["right"]] : [right, expr["left"]];
+      const value = this.#literalOf(other);
+      if (column === null || value === null) return null;
+      return { column, operator: "=", values: [value], appliesTo, clause };
+    }
+    if (op === "IN" && left !== null) {
+      const list = expr["right"];
+      if (!isNode(list) || list["type"] !== "expr_list") return null;
+      const values = asList(list["value"]).map((v) => this.#literalOf(v));
+      if (values.length === 0 || values.some((v) => v === null)) return null;
+      return { column: left, operator: "IN", values: values as Literal[], appliesTo, clause };
+    }
+    return null;
+  }
+
+  #literalOf(v: unknown): Literal | null {
+    if (!isNode(v)) return null;
+    const type = v["type"];
+    const raw = v["value"];
+    switch (type) {
+      case "single_quote_string":
+      case "string":
+      case "natural_string":
+        return { kind: "string", value: unescapeLiteral(String(raw), this.#options.backslashes) };
+      case "double_quote_string":
+        // A string only where the dialect says so (MySQL); an identifier elsewhere.
+        return isSqlite(this.#options.dialect) ? null : {
+          kind: "string",
+          value: unescapeLiteral(String(raw), this.#options.backslashes),
+        };
+      case "number":
+        return { kind: "number", value: String(raw) };
+      case "bool":
+      case "boolean":
+        return { kind: "boolean", value: String(raw) };
+      case "param":
+        return { kind: "parameter", value: `:${String(raw)}` };
+      case "origin":
+        return raw === "?" ? { kind: "parameter", value: "?" } : null;
+      case "var":
+        return v["prefix"] === "$" ? { kind: "parameter", value: `$${String(v["name"])}` } : null;
+      default:
+        return null;
+    }
+  }
+}
+
+function asList(v: unknown): unknown[] {
+  if (Array.isArray(v)) return v;
+  if (v === undefined || v === null) return [];
+  return [v];
+}
+
+function isSqlite(dialect: string): boolean {
+  return dialect === "sqlite";
+}
+
+/** Writes and other statements can appear nested (a data-modifying CTE, EXPLAIN's target). */
+const STATEMENT_KINDS = new Set([
+  "select",
+  "insert",
+  "replace",
+  "update",
+  "delete",
+  "merge",
+  "create",
+  "drop",
+  "alter",
+  "truncate",
+  "rename",
+  "lock",
+  "unlock",
+  "call",
+  "set",
+  "use",
+  "grant",
+  "revoke",
+  "transaction",
+  "attach",
+  "load_data",
+]);
+
+function isStatementKind(type: string, node: Node): boolean {
+  if (!STATEMENT_KINDS.has(type.toLowerCase())) return false;
+  // `{ type: "select" }` nodes always come with columns; guard against
+  // expression nodes that merely share a word.
+  return type !== "select" || "columns" in node;
+}
+
+/** The `AND` conjuncts of an expression, flattened through parentheses. */
+function conjuncts(expr: unknown): unknown[] {
+  if (!isNode(expr)) return [];
+  if (expr["type"] === "binary_expr" && String(expr["operator"]).toUpperCase() === "AND") {
+    return [...conjuncts(expr["left"]), ...conjuncts(expr["right"])];
+  }
+  return [expr];
+}
+
+function columnOf(v: unknown, dialect: string): ColumnRef | null {
+  if (!isNode(v)) return null;
+  if (v["type"] === "double_quote_string" && isSqlite(dialect)) {
+    return { table: null, name: String(v["value"]) };
+  }
+  if (v["type"] !== "column_ref") return null;
+  const name = identName(v["column"]);
+  if (name === null) return null;
+  const table = v["table"] === null || v["table"] === undefined ? null : identName(v["table"]);
+  return { table, name };
+}
+
+function groupColumns(groupby: unknown, dialect: string): ColumnRef[] {
+  const list = isNode(groupby) ? asList(groupby["columns"]) : asList(groupby);
+  return list.map((g) => columnOf(g, dialect)).filter((c): c is ColumnRef => c !== null);
+}
+
+function sameColumn(a: ColumnRef, b: ColumnRef): boolean {
+  if (a.name.toLowerCase() !== b.name.toLowerCase()) return false;
+  return a.table === null || b.table === null || a.table.toLowerCase() === b.table.toLowerCase();
+}
+
+function functionNames(name: unknown): string[] {
+  if (typeof name === "string") return [name.toLowerCase()];
+  if (!isNode(name)) return [];
+  const parts = asList(name["name"]).map(identName).filter((n): n is string => n !== null);
+  const bare = parts.join(".").toLowerCase();
+  if (bare === "") return [];
+  const schema = identName(name["schema"]);
+  return schema === null ? [bare] : [bare, `${schema.toLowerCase()}.${bare}`];
+}

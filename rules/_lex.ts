@@ -1,0 +1,192 @@
+/**
+ * A small dialect-aware scan of SQL text that runs before node-sql-parser,
+ * for the places where that parser reads the text differently from the
+ * database (node-sql-parser 5.4, measured on this machine):
+ *
+ * - MySQL runs the body of a `/*! ... *\/` comment; the parser drops it, so
+ *   `WHERE store_id = 's1' /*! OR 1=1 *\/` looks filtered. Rejected.
+ * - MySQL reads `--1` as minus minus one (a comment needs `-- ` with a space);
+ *   the parser reads it as a comment, hiding the rest of the line from the
+ *   rules but not from MySQL... and the reverse. Rejected.
+ * - MySQL reads `||` as OR; the parser reads it as concatenation, so
+ *   `store_id = 's1' || 1=1` looks filtered. Rejected.
+ * - SQLite and PostgreSQL (standard strings) take a backslash literally; the
+ *   parser treats `\'` as an escaped quote, so `'s1\' OR 1=1 --'` reads as
+ *   one string. Each backslash in such a string is doubled before parsing
+ *   (so the parser sees the same string end as the database), and
+ *   {@link unescapeLiteral} undoes the doubling in literal values.
+ * - Nested block comments (`/* /* *\/ ... *\/`) nest in PostgreSQL and not
+ *   elsewhere. Rejected in every dialect.
+ *
+ * @module
+ */
+
+/** The result of the scan: the text to parse, or why it cannot be read safely. */
+export type Scan =
+  | { readonly ok: true; readonly text: string; readonly backslashes: Backslashes }
+  | { readonly ok: false; readonly problem: string };
+
+/**
+ * What a backslash in a parsed string literal means: `doubled` (the scan
+ * doubled each one, undo it), `escapes` (MySQL escapes) or `literal`.
+ */
+export type Backslashes = "doubled" | "escapes" | "literal";
+
+/** How a dialect reads strings and comments. */
+interface Lexicon {
+  /** `'...'` and `"..."` strings take backslash escapes (MySQL). */
+  readonly backslashEscapes: boolean;
+  /** `"..."` is a string, not an identifier (MySQL without ANSI_QUOTES). */
+  readonly doubleQuoteIsString: boolean;
+  /** `#` starts a line comment, `/*!` runs code, `--x` is not a comment, `||` is OR. */
+  readonly mysql: boolean;
+  /** `E'...'` strings and `$tag$...$tag$` quoting (PostgreSQL). */
+  readonly postgres: boolean;
+}
+
+const MYSQL: Lexicon = {
+  backslashEscapes: true,
+  doubleQuoteIsString: true,
+  mysql: true,
+  postgres: false,
+};
+const POSTGRES: Lexicon = {
+  backslashEscapes: false,
+  doubleQuoteIsString: false,
+  mysql: false,
+  postgres: true,
+};
+const STANDARD: Lexicon = {
+  backslashEscapes: false,
+  doubleQuoteIsString: false,
+  mysql: false,
+  postgres: false,
+};
+
+function lexiconOf(dialect: string): Lexicon {
+  if (dialect === "mysql" || dialect === "mariadb") return MYSQL;
+  if (dialect === "postgres" || dialect === "redshift") return POSTGRES;
+  return STANDARD;
+}
+
+/**
+ * Scans SQL text for constructs the parser would misread in a dialect.
+ *
+ * @param sql the SQL text
+ * @param dialect a dialect name (`sqlite`, `postgres`, `mysql`, ...)
+ * @returns the text to give the parser, or the problem
+ */
+export function scanSql(sql: string, dialect: string): Scan {
+  const lex = lexiconOf(dialect);
+  let out = "";
+  let doubled = false;
+  let i = 0;
+  const n = sql.length;
+  while (i < n) {
+    const c = sql[i]!;
+    const next = sql[i + 1] ?? "";
+    if (c === "-" && next === "-") {
+      const after = sql[i + 2];
+      if (lex.mysql && after !== undefined && !/[\s\x00-\x1f]/.test(after)) {
+        return {
+          ok: false,
+          problem: `MySQL reads "--${after}" as minus signs, not a comment; write "-- " or "- -"`,
+        };
+      }
+      const end = sql.indexOf("\n", i);
+      const stop = end < 0 ? n : end;
+      out += sql.slice(i, stop);
+      i = stop;
+    } else if (c === "#" && lex.mysql) {
+      const end = sql.indexOf("\n", i);
+      const stop = end < 0 ? n : end;
+      out += sql.slice(i, stop);
+      i = stop;
+    } else if (c === "/" && next === "*") {
+      if (lex.mysql && (sql[i + 2] === "!" || sql.startsWith("M!", i + 2))) {
+        return {
+          ok: false,
+          problem: "MySQL runs the code in /*! ... */ comments and the parser skips it",
+        };
+      }
+      const end = sql.indexOf("*/", i + 2);
+      const stop = end < 0 ? n : end + 2;
+      const body = sql.slice(i + 2, end < 0 ? n : end);
+      if (body.includes("/*")) {
+        return { ok: false, problem: "nested /* comments are read differently by each database" };
+      }
+      out += sql.slice(i, stop);
+      i = stop;
+    } else if (c === "|" && next === "|" && lex.mysql) {
+      return {
+        ok: false,
+        problem: "MySQL reads || as OR and the parser as concatenation; write OR or CONCAT()",
+      };
+    } else if (c === "'" || (c === '"' && lex.doubleQuoteIsString)) {
+      const escaped = lex.backslashEscapes ||
+        (lex.postgres && c === "'" && /[eE]/.test(sql[i - 1] ?? "") &&
+          !/[\w$]/.test(sql[i - 2] ?? ""));
+      const end = stringEnd(sql, i, c, escaped);
+      const body = sql.slice(i, end);
+      if (!escaped && body.includes("\\")) {
+        out += body.replaceAll("\\", "\\\\");
+        doubled = true;
+      } else {
+        out += body;
+      }
+      i = end;
+    } else if (c === '"' || c === "`") {
+      const end = stringEnd(sql, i, c, false);
+      out += sql.slice(i, end);
+      i = end;
+    } else if (c === "$" && lex.postgres) {
+      const tag = /^\$([A-Za-z_][A-Za-z0-9_]*)?\$/.exec(sql.slice(i, i + 64));
+      if (tag !== null && !/[\w$]/.test(sql[i - 1] ?? "")) {
+        const close = sql.indexOf(tag[0], i + tag[0].length);
+        const stop = close < 0 ? n : close + tag[0].length;
+        out += sql.slice(i, stop);
+        i = stop;
+      } else {
+        out += c;
+        i++;
+      }
+    } else {
+      out += c;
+      i++;
+    }
+  }
+  const backslashes = doubled ? "doubled" : lex.backslashEscapes ? "escapes" : "literal";
+  return { ok: true, text: out, backslashes };
+}
+
+/** The index just past a quoted token starting at `start` (or the end of the text). */
+function stringEnd(sql: string, start: number, quote: string, escapes: boolean): number {
+  let i = start + 1;
+  while (i < sql.length) {
+    const c = sql[i]!;
+    if (escapes && c === "\\") {
+      i += 2;
+    } else if (c === quote) {
+      if (sql[i + 1] === quote) i += 2;
+      else return i + 1;
+    } else {
+      i++;
+    }
+  }
+  return sql.length;
+}
+
+/**
+ * The value of a string literal as the parser returns it (raw, with `''`
+ * kept and, after {@link scanSql} doubled them, doubled backslashes).
+ *
+ * @param raw the parser's value
+ * @param backslashes what a backslash means in it
+ * @returns the string the database sees
+ */
+export function unescapeLiteral(raw: string, backslashes: Backslashes): string {
+  const unquoted = raw.replaceAll("''", "'");
+  if (backslashes === "doubled") return unquoted.replaceAll("\\\\", "\\");
+  if (backslashes === "escapes") return unquoted.replace(/\\(.)/gs, "$1");
+  return unquoted;
+}

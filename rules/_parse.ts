@@ -1,0 +1,175 @@
+/**
+ * Parses SQL into the {@link QueryModel}, once per trace: every SQL rule of a
+ * run asks here, and a WeakMap keyed by the trace shares one parse (a
+ * promise, so rules running at the same time share it too). The parser of a
+ * dialect is loaded on first use: each node-sql-parser dialect build is
+ * 200-300 kB, the full build 2.5 MB.
+ *
+ * @module
+ */
+import type { Trace } from "../lib/eval/trace.ts";
+import { UsageError } from "../lib/errors.ts";
+import { scanSql } from "./_lex.ts";
+import { buildStatement } from "./_from_node_sql_parser.ts";
+import type { QueryModel } from "./query_model.ts";
+
+/** The SQL dialects the rules read. `sqlite` is the default. */
+export const DIALECTS = [
+  "sqlite",
+  "postgres",
+  "mysql",
+  "mariadb",
+  "bigquery",
+  "db2",
+  "hive",
+  "redshift",
+  "snowflake",
+  "transactsql",
+  "trino",
+  "athena",
+  "flinksql",
+  "noql",
+] as const;
+
+/** One of {@link DIALECTS} (`postgresql` is accepted as `postgres`). */
+export type Dialect = typeof DIALECTS[number];
+
+interface SqlParser {
+  astify(sql: string, options: { database: string }): unknown;
+}
+type ParserModule = { Parser?: new () => SqlParser; default?: { Parser?: new () => SqlParser } };
+
+// One literal import per dialect, so `bun build --compile` bundles each.
+const LOADERS: Record<Dialect, () => Promise<unknown>> = {
+  sqlite: () => import("node-sql-parser/build/sqlite.js"),
+  postgres: () => import("node-sql-parser/build/postgresql.js"),
+  mysql: () => import("node-sql-parser/build/mysql.js"),
+  mariadb: () => import("node-sql-parser/build/mariadb.js"),
+  bigquery: () => import("node-sql-parser/build/bigquery.js"),
+  db2: () => import("node-sql-parser/build/db2.js"),
+  hive: () => import("node-sql-parser/build/hive.js"),
+  redshift: () => import("node-sql-parser/build/redshift.js"),
+  snowflake: () => import("node-sql-parser/build/snowflake.js"),
+  transactsql: () => import("node-sql-parser/build/transactsql.js"),
+  trino: () => import("node-sql-parser/build/trino.js"),
+  athena: () => import("node-sql-parser/build/athena.js"),
+  flinksql: () => import("node-sql-parser/build/flinksql.js"),
+  noql: () => import("node-sql-parser/build/noql.js"),
+};
+
+/** The `database` option node-sql-parser wants for a dialect. */
+const DATABASE: Partial<Record<Dialect, string>> = { postgres: "postgresql" };
+
+const parsers = new Map<Dialect, Promise<SqlParser>>();
+
+/**
+ * Checks a dialect name given to a rule.
+ *
+ * @param dialect the name, e.g. `postgres`
+ * @returns the dialect
+ * @throws UsageError for an unknown name
+ */
+export function toDialect(dialect: string | undefined): Dialect {
+  const d = (dialect ?? "sqlite").toLowerCase();
+  if (d === "postgresql") return "postgres";
+  if ((DIALECTS as readonly string[]).includes(d)) return d as Dialect;
+  throw new UsageError(
+    `Unknown SQL dialect "${dialect}": use one of ${DIALECTS.join(", ")}`,
+  );
+}
+
+/**
+ * Loads (once) the parser of a dialect.
+ *
+ * @param dialect the dialect
+ * @returns the parser
+ */
+export function loadParser(dialect: Dialect): Promise<SqlParser> {
+  let p = parsers.get(dialect);
+  if (p === undefined) {
+    p = LOADERS[dialect]().then((m) => {
+      const mod = m as ParserModule;
+      const Parser = mod.Parser ?? mod.default?.Parser;
+      if (Parser === undefined) throw new Error(`node-sql-parser build for ${dialect} has no Parser`);
+      return new Parser();
+    });
+    parsers.set(dialect, p);
+  }
+  return p;
+}
+
+/** SQL the rules could not read: the reason, for the finding's detail. */
+export class UnreadableSql extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "UnreadableSql";
+  }
+}
+
+/**
+ * Parses SQL text into the query model, without caching.
+ *
+ * @param sql the SQL text (one or more statements)
+ * @param dialect the dialect
+ * @returns the model
+ * @throws UnreadableSql when the parser cannot read it, or cannot read it safely
+ */
+export async function parseSqlModel(sql: string, dialect: Dialect | string): Promise<QueryModel> {
+  const d = toDialect(dialect);
+  const parser = await loadParser(d);
+  const scan = scanSql(sql, d);
+  if (!scan.ok) throw new UnreadableSql(`cannot read the SQL safely: ${scan.problem}`);
+  let ast: unknown;
+  try {
+    ast = parser.astify(scan.text, { database: DATABASE[d] ?? d });
+  } catch (e) {
+    throw new UnreadableSql(`cannot parse the SQL as ${d}: ${shorten(errorText(e))}`);
+  }
+  const list = (Array.isArray(ast) ? ast : [ast]).filter((s) => typeof s === "object" && s !== null);
+  try {
+    const statements = list.map((s) =>
+      buildStatement(s, { dialect: d, backslashes: scan.backslashes })
+    );
+    return { dialect: d, statements };
+  } catch (e) {
+    throw new UnreadableSql(`cannot read the SQL: ${errorText(e)}`);
+  }
+}
+
+function errorText(e: unknown): string {
+  return e instanceof Error ? e.message : String(e);
+}
+
+/** Parser messages list every expected token; keep the start and the "but X found" end. */
+function shorten(message: string): string {
+  if (message.length <= 160) return message;
+  const found = /but (.*) found\.?$/.exec(message);
+  const tail = found !== null ? ` ... but ${found[1]} found` : " ...";
+  return message.slice(0, 80).replace(/,[^,]*$/, "") + tail;
+}
+
+const byTrace = new WeakMap<Trace, Map<string, Promise<QueryModel>>>();
+
+/**
+ * The query model of one SQL text of a trace, parsed once per trace and
+ * dialect and shared by every rule that asks.
+ *
+ * @param trace the trace the SQL comes from
+ * @param sql the SQL text
+ * @param dialect the dialect
+ * @returns the model (a shared promise)
+ */
+export function traceSqlModel(trace: Trace, sql: string, dialect: Dialect): Promise<QueryModel> {
+  let forTrace = byTrace.get(trace);
+  if (forTrace === undefined) {
+    forTrace = new Map();
+    byTrace.set(trace, forTrace);
+  }
+  const key = `${dialect}\u0000${sql}`;
+  let model = forTrace.get(key);
+  if (model === undefined) {
+    model = parseSqlModel(sql, dialect);
+    forTrace.set(key, model);
+  }
+  return model;
+}

@@ -1,0 +1,75 @@
+/**
+ * What every SQL rule shares: find the SQL of the trace's generate stage(s),
+ * parse it once per trace, fail unreadable SQL with the parser's message,
+ * and report at the generate stage's name.
+ *
+ * @module
+ */
+import { Check, type CheckContext, type CheckResult, FAIL, PASS, SKIP } from "../lib/eval/check.ts";
+import type { TestCase } from "../lib/eval/case.ts";
+import type { Trace } from "../lib/eval/trace.ts";
+import { type Dialect, toDialect, traceSqlModel, UnreadableSql } from "./_parse.ts";
+import type { QueryModel } from "./query_model.ts";
+
+/** The options every SQL rule takes. */
+export interface SqlRuleOptions {
+  /** How to read the SQL: `sqlite` (default), `postgres`, `mysql`, ... */
+  readonly dialect?: string;
+}
+
+/** A check on the SQL of the generate stage(s). */
+export abstract class SqlRule extends Check {
+  /** The dialect the SQL is read in. */
+  readonly dialect: Dialect;
+
+  /** @param options the dialect */
+  constructor(options: SqlRuleOptions = {}) {
+    super();
+    this.dialect = toDialect(options.dialect);
+  }
+
+  /**
+   * The problems of one SQL text; none means PASS.
+   *
+   * @param model the parsed SQL
+   * @param trace the trace, for rules that read another stage
+   * @returns the problems, each a short phrase
+   */
+  protected abstract problems(model: QueryModel, trace: Trace): string[];
+
+  /**
+   * Checks the SQL of every generate stage that has SQL text.
+   *
+   * @param trace what the agent did
+   * @param _testCase unused
+   * @param _context unused
+   * @returns one finding per generate stage with SQL, or SKIP without SQL
+   */
+  async run(
+    trace: Trace,
+    _testCase?: TestCase,
+    _context?: CheckContext,
+  ): Promise<CheckResult | CheckResult[]> {
+    const stages = trace.allOf("generate").filter((s) =>
+      typeof s.output === "string" && s.output.trim() !== ""
+    );
+    if (stages.length === 0) return this.result("generate", SKIP, "no SQL in the trace");
+    const results: CheckResult[] = [];
+    for (const stage of stages) {
+      let problems: string[];
+      try {
+        const model = await traceSqlModel(trace, stage.output as string, this.dialect);
+        problems = this.problems(model, trace);
+      } catch (e) {
+        if (!(e instanceof UnreadableSql)) throw e;
+        problems = [e.message];
+      }
+      results.push(
+        problems.length === 0
+          ? this.result(stage.name, PASS)
+          : this.result(stage.name, FAIL, problems.join("; ")),
+      );
+    }
+    return results.length === 1 ? results[0]! : results;
+  }
+}

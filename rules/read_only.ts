@@ -1,0 +1,112 @@
+/**
+ * ReadOnly: the SQL is one statement and only reads data.
+ *
+ * @module
+ */
+import type { Trace } from "../lib/eval/trace.ts";
+import { SqlRule, type SqlRuleOptions } from "./_sql_rule.ts";
+import type { QueryModel } from "./query_model.ts";
+
+/**
+ * Functions that read files, sleep, change settings or sequences, or reach
+ * other servers. Not every dangerous function: extend it for your database.
+ */
+export const DEFAULT_FORBIDDEN_FUNCTIONS: readonly string[] = Object.freeze([
+  // PostgreSQL
+  "pg_sleep",
+  "pg_sleep_for",
+  "pg_sleep_until",
+  "pg_read_file",
+  "pg_read_binary_file",
+  "pg_ls_dir",
+  "pg_stat_file",
+  "pg_terminate_backend",
+  "pg_cancel_backend",
+  "pg_reload_conf",
+  "pg_rotate_logfile",
+  "pg_advisory_lock",
+  "pg_advisory_xact_lock",
+  "pg_notify",
+  "lo_import",
+  "lo_export",
+  "lo_unlink",
+  "dblink",
+  "dblink_exec",
+  "dblink_connect",
+  "dblink_connect_u",
+  "dblink_send_query",
+  "dblink_open",
+  "dblink_fetch",
+  "set_config",
+  "nextval",
+  "setval",
+  "query_to_xml",
+  // MySQL
+  "sleep",
+  "benchmark",
+  "load_file",
+  "get_lock",
+  // SQLite
+  "load_extension",
+  "readfile",
+  "writefile",
+  "edit",
+  "fts3_tokenizer",
+]);
+
+/** What ReadOnly takes. */
+export interface ReadOnlyOptions extends SqlRuleOptions {
+  /** The full list of forbidden function names (default {@link DEFAULT_FORBIDDEN_FUNCTIONS}). */
+  readonly forbiddenFunctions?: readonly string[];
+}
+
+/** Statement kinds that only read. EXPLAIN passes when what it explains does. */
+const READ_KINDS = new Set(["select", "show", "desc", "describe", "explain"]);
+
+/**
+ * Passes when the SQL is one statement that only reads: no write, DDL,
+ * lock, INTO, transaction control, setting, PRAGMA, ATTACH, ... anywhere in
+ * the tree, and no call to a forbidden function. Statements the parser
+ * cannot read fail.
+ *
+ * @example
+ * ```ts
+ * import { ReadOnly } from "./read_only.ts";
+ * import { Trace } from "../lib/eval/trace.ts";
+ * const rule = new ReadOnly({ dialect: "postgres" });
+ * const result = await rule.run(Trace.simple("q", { sql: "DELETE FROM orders" }));
+ * // { name: "read_only", stage: "generate", status: "FAIL", detail: "DELETE statement" }
+ * ```
+ */
+export class ReadOnly extends SqlRule {
+  /** The check name. */
+  readonly name = "read_only";
+  /** Lower-case forbidden function names. */
+  readonly forbiddenFunctions: ReadonlySet<string>;
+
+  /** @param options the dialect and the forbidden functions */
+  constructor(options: ReadOnlyOptions = {}) {
+    super(options);
+    this.forbiddenFunctions = new Set(
+      (options.forbiddenFunctions ?? DEFAULT_FORBIDDEN_FUNCTIONS).map((f) => f.toLowerCase()),
+    );
+  }
+
+  protected problems(model: QueryModel, _trace: Trace): string[] {
+    const problems: string[] = [];
+    const count = model.statements.length;
+    if (count === 0) problems.push("no SQL statement");
+    if (count > 1) problems.push(`${count} statements; ReadOnly wants one`);
+    for (const s of model.statements) {
+      if (!READ_KINDS.has(s.kind)) problems.push(`${s.kind.toUpperCase()} statement`);
+      for (const kind of new Set(s.nested)) {
+        if (kind !== "select") problems.push(`${kind.toUpperCase()} inside the query`);
+      }
+      for (const lock of s.locking) problems.push(`locking clause ${lock}`);
+      for (const into of s.into) problems.push(`SELECT ... ${into} writes`);
+      const forbidden = [...new Set(s.functions.filter((f) => this.forbiddenFunctions.has(f)))];
+      if (forbidden.length > 0) problems.push(`forbidden function ${forbidden.join(", ")}`);
+    }
+    return [...new Set(problems)];
+  }
+}

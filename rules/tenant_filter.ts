@@ -1,0 +1,112 @@
+/**
+ * TenantFilter: every table reference is filtered by the tenant column.
+ *
+ * @module
+ */
+import type { Trace } from "../lib/eval/trace.ts";
+import { SqlRule, type SqlRuleOptions } from "./_sql_rule.ts";
+import {
+  type ColumnRef,
+  type Predicate,
+  pyList,
+  type QueryModel,
+  type TableRef,
+  tableRefs,
+} from "./query_model.ts";
+
+/** What TenantFilter takes besides the column. */
+export interface TenantFilterOptions extends SqlRuleOptions {
+  /** The tenant: the filter must compare with exactly this value. */
+  readonly value?: string | number;
+  /** Check only these tables (for schemas where other tables lack the column). */
+  readonly tables?: readonly string[];
+}
+
+/**
+ * Passes when every reference to a table (or to a listed table) - in FROM,
+ * joins, subqueries, CTEs, each branch of a set operation - is constrained by
+ * `<that table or its alias>.column = value` (or `IN (value)`) in a
+ * predicate that always applies at its level: a top-level AND conjunct of
+ * WHERE, of an ON that constrains that table, or of HAVING on a GROUP BY
+ * column. An unqualified column counts only when the level has one source.
+ * Without `value`, any single constant or bind parameter counts.
+ *
+ * @example
+ * ```ts
+ * import { TenantFilter } from "./tenant_filter.ts";
+ * import { Trace } from "../lib/eval/trace.ts";
+ * const rule = new TenantFilter("store_id", { value: "s1" });
+ * const sql = "SELECT SUM(amount) AS total FROM orders WHERE status = 'DELIVERED'";
+ * const result = await rule.run(Trace.simple("q", { sql }));
+ * // detail: "no store_id filter on ['orders']"
+ * ```
+ */
+export class TenantFilter extends SqlRule {
+  /** The check name. */
+  readonly name = "tenant_filter";
+  /** The tenant column. */
+  readonly column: string;
+  /** The tenant value, when given. */
+  readonly value: string | undefined;
+  /** The tables to check (lower case), or undefined for all. */
+  readonly tables: ReadonlySet<string> | undefined;
+
+  /**
+   * @param column the tenant column, e.g. `store_id`
+   * @param options the value, the tables and the dialect
+   */
+  constructor(column: string, options: TenantFilterOptions = {}) {
+    super(options);
+    this.column = column;
+    this.value = options.value === undefined ? undefined : String(options.value);
+    this.tables = options.tables === undefined
+      ? undefined
+      : new Set(options.tables.map((t) => t.toLowerCase()));
+  }
+
+  protected problems(model: QueryModel, _trace: Trace): string[] {
+    const unfiltered: string[] = [];
+    for (const statement of model.statements) {
+      for (const ref of tableRefs(statement)) {
+        if (this.tables !== undefined && !this.#listed(ref)) continue;
+        if (!this.#filtered(ref)) unfiltered.push(ref.name);
+      }
+    }
+    if (unfiltered.length === 0) return [];
+    return [`no ${this.column} filter on ${pyList([...new Set(unfiltered)])}`];
+  }
+
+  #listed(ref: TableRef): boolean {
+    const name = ref.name.toLowerCase();
+    const qualified = ref.schema === null ? name : `${ref.schema.toLowerCase()}.${name}`;
+    return this.tables!.has(name) || this.tables!.has(qualified);
+  }
+
+  #filtered(ref: TableRef): boolean {
+    const level = ref.level;
+    return level.predicates.some((p) =>
+      applies(p, ref.index) && this.#namesRef(p.column, ref, level.sources.length) &&
+      this.#rightValues(p)
+    );
+  }
+
+  #namesRef(column: ColumnRef, ref: TableRef, sourceCount: number): boolean {
+    if (column.name.toLowerCase() !== this.column.toLowerCase()) return false;
+    // Unqualified: only when no other source at this level could own it.
+    if (column.table === null) return sourceCount === 1;
+    const qualifier = column.table.toLowerCase();
+    // With an alias, the table's own name no longer names it.
+    return ref.alias !== null
+      ? qualifier === ref.alias.toLowerCase()
+      : qualifier === ref.name.toLowerCase();
+  }
+
+  #rightValues(p: Predicate): boolean {
+    if (this.value === undefined) return p.values.length === 1;
+    return p.values.every((v) => v.kind !== "parameter" && v.value === this.value);
+  }
+}
+
+function applies(p: Predicate, index: number): boolean {
+  return p.appliesTo === "all" || p.appliesTo.includes(index);
+}

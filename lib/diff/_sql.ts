@@ -1,0 +1,39 @@
+/**
+ * Quoting identifiers and writing values as SQL literals, for the queries the
+ * diff engine builds and for the CLI's row output.
+ *
+ * @module
+ */
+import type { SqliteValue } from "../sqlite/value.ts";
+
+/** `name` as a double-quoted SQL identifier. */
+export function ident(name: string): string {
+  return `"${name.replaceAll('"', '""')}"`;
+}
+
+/** `text` as a single-quoted SQL string literal. */
+export function stringLiteral(text: string): string {
+  return `'${text.replaceAll("'", "''")}'`;
+}
+
+/**
+ * A value as a SQL literal: NULL, 42, 1.5, 'text', x'00ff'. Reals that are
+ * whole numbers keep a ".0" so they read back as REAL; infinities use the
+ * 9e999 spelling the sqlite3 shell uses.
+ *
+ * @param v the value
+ * @returns the literal
+ */
+export function sqlLiteral(v: SqliteValue): string {
+  if (v === null) return "NULL";
+  if (typeof v === "bigint") return v.toString();
+  if (typeof v === "number") {
+    if (v === Infinity) return "9e999";
+    if (v === -Infinity) return "-9e999";
+    return String(v);
+  }
+  if (typeof v === "string") return stringLiteral(v);
+  let hex = "";
+  for (const b of v) hex += b.toString(16).padStart(2, "0");
+  return `x'${hex}'`;
+}

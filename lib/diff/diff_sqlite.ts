@@ -1,0 +1,256 @@
+/**
+ * Diffing two SQLite files: `diffSqliteDatabases`.
+ *
+ * @module
+ */
+import * as fs from "node:fs";
+import * as nodePath from "node:path";
+import { type Database, openDatabase } from "../sqlite/database.ts";
+import { checkSqliteFile } from "../sqlite/file_check.ts";
+import { type DiffOptions, diffSettings } from "./options.ts";
+import { type PagePlan, pagePlan } from "./page_plan.ts";
+import { readSchema, type SideSchema, type TableSchema } from "./schema.ts";
+import { type ColumnsDiff, diffColumns, diffObjects, tableSchemaChanged } from "./schema_diff.ts";
+import { diffTableData } from "./table_data.ts";
+import type {
+  ChangeStatus,
+  DatabaseChange,
+  DatabaseDiff,
+  DiffSettings,
+  SkippedTable,
+  TableDiff,
+} from "./types.ts";
+import { DIFF_FORMAT_VERSION } from "./types.ts";
+
+const AFTER = "aft";
+
+/**
+ * Diffs two SQLite files, read-only. A side that is null or a missing file
+ * does not exist, so the database shows as added or removed (with every
+ * table and row of the other side). Neither file is ever written or locked,
+ * WAL files included.
+ *
+ * @param before the file before, or null
+ * @param after the file after, or null
+ * @param options schema/data planes, row cap, tables
+ * @returns the diff document with one database (none when neither exists)
+ * @throws {SqliteOpenError} when an existing side is not a readable SQLite file
+ * @example
+ * ```ts
+ * import { diffSqliteDatabases } from "./diff_sqlite.ts";
+ * const diff = await diffSqliteDatabases(null, "examples/chinook/Chinook_Sqlite.sqlite");
+ * diff.databases[0]?.status; // "added"
+ * ```
+ */
+export async function diffSqliteDatabases(
+  before: string | null,
+  after: string | null,
+  options: DiffOptions = {},
+): Promise<DatabaseDiff> {
+  const settings = diffSettings(options);
+  const name = nodePath.basename(after ?? before ?? "");
+  const change = await diffDatabasePair({ name, before, after, settings });
+  return {
+    version: DIFF_FORMAT_VERSION,
+    settings,
+    databases: change.exists_before || change.exists_after ? [change] : [],
+  };
+}
+
+/** What {@link diffDatabasePair} compares. */
+export interface DatabasePair {
+  /** The database's name in the document. */
+  readonly name: string;
+  readonly before: string | null;
+  readonly after: string | null;
+  readonly settings: DiffSettings;
+}
+
+function exists(path: string | null): path is string {
+  if (path === null) return false;
+  try {
+    fs.statSync(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Diffs one database across the two sides.
+ *
+ * @param pair the name, the two paths and the settings
+ * @returns the database's change
+ */
+export async function diffDatabasePair(pair: DatabasePair): Promise<DatabaseChange> {
+  const { settings } = pair;
+  const before = exists(pair.before) ? pair.before : null;
+  const after = exists(pair.after) ? pair.after : null;
+  const base = {
+    name: pair.name,
+    path: after ?? before ?? pair.after ?? pair.before ?? "",
+    before_path: before,
+    after_path: after,
+    exists_before: before !== null,
+    exists_after: after !== null,
+  };
+  if (before === null && after === null) {
+    return { ...base, status: "unchanged", tables: [], objects: [], skipped: [], error: null };
+  }
+  if (after !== null && before !== null) {
+    // Open the after file alone first so that its errors name it.
+    (await openDatabase(after)).close();
+  }
+  const db = await openDatabase((before ?? after)!);
+  try {
+    let afterSchema = "main";
+    if (before !== null && after !== null) {
+      checkSqliteFile(after);
+      const attach = db.prepare(`ATTACH ? AS ${AFTER}`);
+      attach.bind([after]);
+      attach.step();
+      attach.finalize();
+      afterSchema = AFTER;
+    }
+    const sides = {
+      before: before === null ? null : readSchema(db, "main"),
+      after: after === null ? null : readSchema(db, afterSchema),
+    };
+    const plan = before !== null && after !== null && settings.include_data
+      ? pagePlan(before, after, { before: sides.before!, after: sides.after! })
+      : null;
+    const { tables, skipped } = diffTables({ db, sides, afterSchema, settings, plan });
+    const keep = tableFilter(settings);
+    const objects = settings.include_schema
+      ? diffObjects(sides.before?.objects ?? [], sides.after?.objects ?? [], keep)
+      : [];
+    const status: ChangeStatus = before === null
+      ? "added"
+      : after === null
+      ? "removed"
+      : tables.some((t) => t.status !== "unchanged") || objects.length > 0
+      ? "changed"
+      : "unchanged";
+    return { ...base, status, tables, objects, skipped, error: null };
+  } finally {
+    db.close();
+  }
+}
+
+function tableFilter(settings: DiffSettings): (name: string) => boolean {
+  if (settings.tables === null) return () => true;
+  const wanted = new Set(settings.tables.map((t) => t.toLowerCase()));
+  return (name) => wanted.has(name.toLowerCase());
+}
+
+interface TablesInput {
+  readonly db: Database;
+  readonly sides: { readonly before: SideSchema | null; readonly after: SideSchema | null };
+  readonly afterSchema: string;
+  readonly settings: DiffSettings;
+  readonly plan: PagePlan | null;
+}
+
+function diffTables(input: TablesInput): { tables: TableDiff[]; skipped: SkippedTable[] } {
+  const { sides, settings } = input;
+  const keep = tableFilter(settings);
+  const names = new Set([
+    ...sides.before?.tables.keys() ?? [],
+    ...sides.after?.tables.keys() ?? [],
+  ]);
+  const tables: TableDiff[] = [];
+  const skipped: SkippedTable[] = [];
+  for (const name of [...names].sort()) {
+    if (!keep(name)) continue;
+    const before = sides.before?.tables.get(name) ?? null;
+    const after = sides.after?.tables.get(name) ?? null;
+    if (/^sqlite_/i.test(name) && name.toLowerCase() !== "sqlite_sequence") {
+      skipped.push({
+        name,
+        reason: /^sqlite_stat/i.test(name)
+          ? "internal statistics table written by ANALYZE: not part of the data"
+          : "internal SQLite table: not compared",
+      });
+      continue;
+    }
+    const virtual = (before ?? after)!.module !== null;
+    if (virtual) skipped.push({ name, reason: virtualReason((before ?? after)!, sides) });
+    tables.push(diffTable({ ...input, before, after, virtual }));
+  }
+  return { tables, skipped };
+}
+
+function virtualReason(t: TableSchema, sides: TablesInput["sides"]): string {
+  const prefix = `${t.name}_`.toLowerCase();
+  const shadows = [
+    ...new Set(
+      [...sides.before?.tables.values() ?? [], ...sides.after?.tables.values() ?? []]
+        .filter((s) => s.module === null && s.name.toLowerCase().startsWith(prefix))
+        .map((s) => s.name),
+    ),
+  ].sort();
+  const what = `virtual table (USING ${t.module})`;
+  return shadows.length > 0
+    ? `${what}: its rows are compared through its shadow tables ${shadows.join(", ")}`
+    : `${what}: its rows belong to the module, so they are not compared`;
+}
+
+function diffTable(
+  input: TablesInput & {
+    before: TableSchema | null;
+    after: TableSchema | null;
+    virtual: boolean;
+  },
+): TableDiff {
+  const { before, after, settings, db } = input;
+  const either = (after ?? before)!;
+  const columns: ColumnsDiff = before !== null && after !== null && settings.include_schema
+    ? diffColumns(before, after)
+    : { added: [], removed: [], changed: [] };
+  const schemaStatus: ChangeStatus = before === null
+    ? "added"
+    : after === null
+    ? "removed"
+    : settings.include_schema && tableSchemaChanged(before, after, columns)
+    ? "changed"
+    : "unchanged";
+  let key = either.key;
+  let keyKind = either.keyKind;
+  let compared: readonly string[] = [];
+  let rows = { added: [], removed: [], changed: [] } as TableDiff["rows"];
+  let counts = { added: 0, removed: 0, changed: 0 };
+  let truncated = false;
+  if (settings.include_data && !input.virtual) {
+    const page = input.plan?.table(either.name) ?? null;
+    if (page?.identical !== true) {
+      const data = diffTableData({
+        db,
+        before: before === null ? null : { schema: "main", table: before },
+        after: after === null ? null : { schema: input.afterSchema, table: after },
+        maxRows: settings.max_rows,
+        ranges: page?.ranges ?? null,
+      });
+      ({ key, keyKind } = data);
+      compared = data.comparedColumns;
+      rows = { added: data.rows.added, removed: data.rows.removed, changed: data.rows.changed };
+      counts = { ...data.rows.counts };
+      truncated = data.rows.truncated;
+    } else compared = either.columns.filter((c) => c.hidden !== 1).map((c) => c.name);
+  }
+  const dataStatus = counts.added + counts.removed + counts.changed > 0 ? "changed" : "unchanged";
+  return {
+    name: either.name,
+    status: schemaStatus !== "unchanged" ? schemaStatus : dataStatus,
+    schema_status: schemaStatus,
+    data_status: dataStatus,
+    key,
+    key_kind: keyKind,
+    compared_columns: compared,
+    columns,
+    rows,
+    counts,
+    truncated,
+    sql_before: before?.sql ?? null,
+    sql_after: after?.sql ?? null,
+  };
+}

@@ -1,0 +1,43 @@
+/**
+ * The options every diff function takes, and their defaults.
+ *
+ * @module
+ */
+import type { DiffSettings } from "./types.ts";
+
+/** Options of {@link diffSqliteDatabases} and {@link diffFilesystemDatabases}. */
+export interface DiffOptions {
+  /** Report schema changes (columns, indexes, views, triggers). Default true. */
+  readonly includeSchema?: boolean;
+  /** Compare rows. Default true. */
+  readonly includeData?: boolean;
+  /**
+   * Most row changes kept per table and kind (added, removed, changed);
+   * counts stay exact and `truncated` says rows were dropped. Default 1000.
+   */
+  readonly maxRows?: number;
+  /** Only these tables (by name); default every table. */
+  readonly tables?: readonly string[];
+}
+
+/** The default of {@link DiffOptions.maxRows}. */
+export const DEFAULT_MAX_ROWS = 1000;
+
+/**
+ * The options with defaults filled in, in the document's spelling.
+ *
+ * @param options what the caller gave
+ * @returns the settings recorded in the diff
+ */
+export function diffSettings(options: DiffOptions = {}): DiffSettings {
+  const maxRows = options.maxRows ?? DEFAULT_MAX_ROWS;
+  if (!Number.isInteger(maxRows) || maxRows < 0) {
+    throw new RangeError(`maxRows must be a whole number of at least 0, got ${maxRows}`);
+  }
+  return {
+    include_schema: options.includeSchema ?? true,
+    include_data: options.includeData ?? true,
+    max_rows: maxRows,
+    tables: options.tables === undefined ? null : [...options.tables],
+  };
+}

@@ -1,0 +1,138 @@
+/**
+ * Reading one side's schema: its tables with their columns and the key rows
+ * are paired by, and its indexes, views and triggers.
+ *
+ * Which key a table gets (the same choice sqldiff.c explains, minus its
+ * rowid fallback for tables without a primary key):
+ *
+ * ```sql
+ * CREATE TABLE a(id INTEGER PRIMARY KEY, x);   -- rowid: id is the rowid
+ * CREATE TABLE b(id INT PRIMARY KEY, x);       -- primary_key: INT is not an alias
+ * CREATE TABLE c(k TEXT, n, x, PRIMARY KEY(k, n)); -- primary_key (k, n), not the rowid
+ * CREATE TABLE d(k TEXT PRIMARY KEY, x) WITHOUT ROWID; -- primary_key (k)
+ * CREATE TABLE e(x, y);                        -- none: a multiset of whole rows
+ * ```
+ *
+ * `sqlite_sequence` has no declared key but one row per table name, so it
+ * is keyed by `name`.
+ *
+ * @module
+ */
+import type { Database } from "../sqlite/database.ts";
+import type { ColumnInfo, KeyKind } from "./types.ts";
+import { ident, stringLiteral } from "./_sql.ts";
+
+/** One table of one side. */
+export interface TableSchema {
+  readonly name: string;
+  readonly sql: string;
+  /** The module name for a virtual table (`fts5`, `rtree`), else null. */
+  readonly module: string | null;
+  readonly withoutRowid: boolean;
+  readonly columns: readonly ColumnInfo[];
+  readonly key: readonly string[];
+  readonly keyKind: KeyKind;
+  /** A name that reaches the rowid (`rowid`, `_rowid_`, `oid`), or null. */
+  readonly rowidName: string | null;
+  /** The b-tree root page (0 for virtual tables). */
+  readonly rootPage: number;
+}
+
+/** An index, view or trigger. */
+export interface ObjectSchema {
+  readonly type: "index" | "view" | "trigger";
+  readonly name: string;
+  readonly table: string;
+  readonly sql: string;
+  readonly rootPage: number;
+}
+
+/** Everything read from one side. */
+export interface SideSchema {
+  readonly tables: ReadonlyMap<string, TableSchema>;
+  readonly objects: readonly ObjectSchema[];
+}
+
+/**
+ * Reads the schema of the database attached as `schema` (`main` or `aft`).
+ *
+ * @param db the connection
+ * @param schema the schema name
+ * @returns the tables (by name) and other objects
+ */
+export function readSchema(db: Database, schema: string): SideSchema {
+  const rows = db.query(
+    `SELECT type, name, tbl_name, sql, rootpage FROM ${ident(schema)}.sqlite_schema
+     ORDER BY name`,
+  );
+  const tables = new Map<string, TableSchema>();
+  const objects: ObjectSchema[] = [];
+  for (const row of rows) {
+    const type = String(row["type"]);
+    const name = String(row["name"]);
+    const sql = row["sql"] === null ? "" : String(row["sql"]);
+    const rootPage = Number(row["rootpage"] ?? 0);
+    if (type === "table") {
+      tables.set(name, readTable(db, { schema, name, sql, rootPage }));
+    } else if ((type === "index" || type === "view" || type === "trigger") && sql !== "") {
+      // Indexes without SQL are the automatic ones behind UNIQUE and PRIMARY
+      // KEY constraints: they change only with their table.
+      objects.push({ type, name, table: String(row["tbl_name"]), sql, rootPage });
+    }
+  }
+  return { tables, objects };
+}
+
+function readTable(
+  db: Database,
+  t: { schema: string; name: string; sql: string; rootPage: number },
+): TableSchema {
+  const module = /^\s*CREATE\s+VIRTUAL\s+TABLE\s+.*?\bUSING\s+([A-Za-z0-9_]+)/is.exec(t.sql)?.[1]
+    ?.toLowerCase() ?? null;
+  const columns: ColumnInfo[] = db.query(
+    `SELECT name, type, "notnull" AS nn, dflt_value, pk, hidden
+     FROM pragma_table_xinfo(${stringLiteral(t.name)}, ${stringLiteral(t.schema)})`,
+  ).map((c) => ({
+    name: String(c["name"]),
+    type: String(c["type"] ?? ""),
+    not_null: Number(c["nn"]) !== 0,
+    default: c["dflt_value"] === null ? null : String(c["dflt_value"]),
+    primary_key: Number(c["pk"]),
+    hidden: Number(c["hidden"]),
+  }));
+  const withoutRowid = /\)\s*(?:STRICT\s*,\s*)?WITHOUT\s+ROWID\s*(?:,\s*STRICT\s*)?;?\s*$/i.test(
+    t.sql,
+  );
+  const pk = columns.filter((c) => c.primary_key > 0).sort((a, b) => a.primary_key - b.primary_key);
+  let key = pk.map((c) => c.name);
+  let keyKind: KeyKind = "none";
+  if (module !== null) key = [];
+  else if (key.length === 0) {
+    if (t.name === "sqlite_sequence" && columns.some((c) => c.name === "name")) {
+      key = ["name"];
+      keyKind = "primary_key";
+    }
+  } else if (!withoutRowid && pk.length === 1 && pk[0]!.type.toUpperCase() === "INTEGER") {
+    keyKind = "rowid";
+  } else keyKind = "primary_key";
+  const names = new Set(columns.map((c) => c.name.toLowerCase()));
+  const rowidName = withoutRowid || module !== null
+    ? null
+    : (["rowid", "_rowid_", "oid"].find((n) => !names.has(n)) ?? null);
+  return {
+    name: t.name,
+    sql: t.sql,
+    module,
+    withoutRowid,
+    columns,
+    key,
+    keyKind,
+    rowidName,
+    rootPage: t.rootPage,
+  };
+}
+
+/** SQL text with runs of whitespace collapsed, to compare definitions. */
+export function normalizeSql(sql: string | null): string | null {
+  return sql === null ? null : sql.replace(/\s+/g, " ").trim();
+}

@@ -1,0 +1,332 @@
+/**
+ * The data plane of one table: which rows were added, removed or changed.
+ *
+ * The comparison runs inside SQLite, as sqldiff does: the before file is the
+ * connection's `main` schema and the after file is attached, so only rows
+ * that differ cross into JavaScript. Each query walks its outer table in key
+ * order through the table's own b-tree (no ORDER BY sort, checked with
+ * EXPLAIN QUERY PLAN), so memory stays flat whatever the table's size; only
+ * the kept changes (`maxRows` per kind) are held.
+ *
+ * Three ways to pair rows:
+ * - keyed (both sides have the same key columns): a LEFT JOIN on the key
+ *   finds removed and changed rows, a NOT EXISTS finds added ones. Values are
+ *   compared with `+a IS NOT +b COLLATE BINARY`: the unary `+` drops column
+ *   affinity (so TEXT '1' never equals INTEGER 1 after a type change) and
+ *   BINARY drops a NOCASE collation, leaving SQLite's plain `IS`: 1 IS 1.0,
+ *   but 1, '1' and x'31' differ, and integers compare exactly.
+ * - multiset (no key on either side, same columns): rows whose rowid partner
+ *   on the other side is identical cancel first (a sound shortcut: removing
+ *   one equal element from both multisets leaves their difference alone);
+ *   the residue is grouped by every column and counted, so duplicates count
+ *   and rows are only ever added or removed. The GROUP BY sorts the residue
+ *   in memory: memory grows with the number of rows that moved or changed,
+ *   not with the table.
+ * - whole (one side only, or the key is not shared): every row of the
+ *   before side is removed and every row of the after side added.
+ *
+ * @module
+ */
+import type { Database, Statement } from "../sqlite/database.ts";
+import type { SqliteRow } from "../sqlite/value.ts";
+import { sameValue } from "../sqlite/value.ts";
+import { KeptRows } from "./_kept_rows.ts";
+import { ident } from "./_sql.ts";
+import type { TableSchema } from "./schema.ts";
+import type { KeyKind } from "./types.ts";
+
+/** One side of a table: the attached schema name and the table. */
+export interface TableSide {
+  readonly schema: string;
+  readonly table: TableSchema;
+}
+
+/** A closed range of rowids. */
+export type RowidRange = readonly [bigint, bigint];
+
+/** What {@link diffTableData} compares. */
+export interface TableDataInput {
+  readonly db: Database;
+  readonly before: TableSide | null;
+  readonly after: TableSide | null;
+  readonly maxRows: number;
+  /**
+   * Rowid ranges outside which both sides are known to hold the same rows
+   * (from the page comparison), or null to compare everything.
+   */
+  readonly ranges: readonly RowidRange[] | null;
+}
+
+/** The data plane of one table. */
+export interface TableData {
+  readonly key: readonly string[];
+  readonly keyKind: KeyKind;
+  readonly comparedColumns: readonly string[];
+  readonly rows: KeptRows;
+}
+
+/** How a table pair will be compared. */
+export type PairingMode = "keyed" | "multiset" | "whole";
+
+/**
+ * How two sides of a table are paired: keyed when both share the key
+ * columns, multiset when neither has a key and the columns are the same,
+ * else whole (removed plus added).
+ *
+ * @param before the before table
+ * @param after the after table
+ * @returns the mode
+ */
+export function pairingMode(before: TableSchema, after: TableSchema): PairingMode {
+  const lower = (names: readonly string[]): string => names.map((n) => n.toLowerCase()).join("\0");
+  if (before.keyKind !== "none" && after.keyKind !== "none") {
+    return lower(before.key) === lower(after.key) ? "keyed" : "whole";
+  }
+  if (before.keyKind === "none" && after.keyKind === "none") {
+    const cols = (t: TableSchema): string[] => dataColumns(t).map((c) => c.toLowerCase()).sort();
+    return cols(before).join("\0") === cols(after).join("\0") ? "multiset" : "whole";
+  }
+  return "whole";
+}
+
+/** The columns a row of `t` is read with (virtual-table hidden columns left out). */
+export function dataColumns(t: TableSchema): string[] {
+  return t.columns.filter((c) => c.hidden !== 1).map((c) => c.name);
+}
+
+/**
+ * Compares the rows of one table.
+ *
+ * @param input the connection, the two sides, the row cap and rowid ranges
+ * @returns the key used, the compared columns and the row changes
+ */
+export function diffTableData(input: TableDataInput): TableData {
+  const { before, after } = input;
+  const rows = new KeptRows(input.maxRows);
+  if (before !== null && after !== null) {
+    const mode = pairingMode(before.table, after.table);
+    if (mode === "keyed") return keyed(input, before, after, rows);
+    if (mode === "multiset") return multiset(input, before, after, rows);
+  }
+  if (before !== null) whole(input.db, before, "removed", rows);
+  if (after !== null) whole(input.db, after, "added", rows);
+  const only = after ?? before;
+  const common = before !== null && after !== null ? commonColumns(before.table, after.table) : [];
+  return {
+    key: before !== null && after !== null ? [] : only?.table.key ?? [],
+    keyKind: before !== null && after !== null ? "none" : only?.table.keyKind ?? "none",
+    comparedColumns: common,
+    rows,
+  };
+}
+
+function commonColumns(a: TableSchema, b: TableSchema): string[] {
+  const inB = new Set(dataColumns(b).map((c) => c.toLowerCase()));
+  return dataColumns(a).filter((c) => inB.has(c.toLowerCase()));
+}
+
+function objectOf(
+  stmt: Statement,
+  names: readonly string[],
+  offset: number,
+): SqliteRow {
+  const out: SqliteRow = {};
+  names.forEach((n, i) => {
+    out[n] = stmt.value(offset + i);
+  });
+  return out;
+}
+
+function pick(row: SqliteRow, names: readonly string[]): SqliteRow {
+  const out: SqliteRow = {};
+  for (const n of names) out[n] = row[n] ?? null;
+  return out;
+}
+
+/** Runs `stmt` once per range (or once without ranges), calling `each` per row. */
+function forRanges(
+  stmt: Statement,
+  ranges: readonly RowidRange[] | null,
+  each: () => void,
+): void {
+  try {
+    for (const r of ranges ?? [null]) {
+      if (r !== null) stmt.bind([r[0], r[1]]);
+      while (stmt.step()) each();
+    }
+  } finally {
+    stmt.finalize();
+  }
+}
+
+function keyed(
+  input: TableDataInput,
+  before: TableSide,
+  after: TableSide,
+  rows: KeptRows,
+): TableData {
+  const { db, ranges } = input;
+  const key = before.table.key;
+  const afterKey = after.table.key;
+  const aCols = dataColumns(before.table);
+  const bCols = dataColumns(after.table);
+  const common = commonColumns(before.table, after.table);
+  const commonAfter = common.map((c) => bCols.find((b) => b.toLowerCase() === c.toLowerCase())!);
+  const keyLower = new Set(key.map((k) => k.toLowerCase()));
+  const values = common.filter((c) => !keyLower.has(c.toLowerCase()));
+  const A = `${ident(before.schema)}.${ident(before.table.name)}`;
+  const B = `${ident(after.schema)}.${ident(after.table.name)}`;
+  const on = key.map((k, i) => `B.${ident(afterKey[i]!)} = A.${ident(k)}`).join(" AND ");
+  const differs = values.map((c) => {
+    const b = bCols.find((x) => x.toLowerCase() === c.toLowerCase())!;
+    return ` OR +A.${ident(c)} IS NOT +B.${ident(b)} COLLATE BINARY`;
+  }).join("");
+  // Ranges apply only to a rowid-keyed table (the key is the rowid).
+  const useRanges = ranges !== null && before.table.keyKind === "rowid" &&
+      after.table.keyKind === "rowid"
+    ? ranges
+    : null;
+  const rangeA = useRanges === null ? "" : `A.${ident(key[0]!)} BETWEEN ? AND ? AND `;
+  const rangeB = useRanges === null ? "" : `B.${ident(afterKey[0]!)} BETWEEN ? AND ? AND `;
+  const orderA = key.map((k) => `A.${ident(k)}`).join(", ");
+  const orderB = afterKey.map((k) => `B.${ident(k)}`).join(", ");
+
+  const removedOrChanged = db.prepare(
+    `SELECT B.${ident(afterKey[0]!)} IS NULL, ${aCols.map((c) => `A.${ident(c)}`).join(", ")}${
+      commonAfter.map((c) => `, B.${ident(c)}`).join("")
+    } FROM ${A} AS A LEFT JOIN ${B} AS B ON ${on}
+     WHERE ${rangeA}(B.${ident(afterKey[0]!)} IS NULL${differs}) ORDER BY ${orderA}`,
+  );
+  forRanges(removedOrChanged, useRanges, () => {
+    if (removedOrChanged.value(0) === 1) {
+      if (rows.wants("removed")) {
+        const row = objectOf(removedOrChanged, aCols, 1);
+        rows.removed.push({ key: pick(row, key), row });
+      }
+      rows.counts.removed++;
+      return;
+    }
+    if (rows.wants("changed")) {
+      const full = objectOf(removedOrChanged, aCols, 1);
+      const beforeRow = pick(full, common);
+      const afterRow = objectOf(removedOrChanged, common, 1 + aCols.length);
+      const changed = common.filter((c) => !sameValue(beforeRow[c]!, afterRow[c]!));
+      rows.changed.push({
+        key: pick(full, key),
+        before: beforeRow,
+        after: afterRow,
+        changed_columns: changed,
+      });
+    }
+    rows.counts.changed++;
+  });
+
+  const onRev = key.map((k, i) => `A.${ident(k)} = B.${ident(afterKey[i]!)}`).join(" AND ");
+  const added = db.prepare(
+    `SELECT ${bCols.map((c) => `B.${ident(c)}`).join(", ")} FROM ${B} AS B
+     WHERE ${rangeB}NOT EXISTS (SELECT 1 FROM ${A} AS A WHERE ${onRev}) ORDER BY ${orderB}`,
+  );
+  forRanges(added, useRanges, () => {
+    if (rows.wants("added")) {
+      const row = objectOf(added, bCols, 0);
+      rows.added.push({ key: pick(row, afterKey), row });
+    }
+    rows.counts.added++;
+  });
+  return { key, keyKind: before.table.keyKind, comparedColumns: common, rows };
+}
+
+const RANGES_TABLE = "temp.dbagenteval_ranges";
+
+function multiset(
+  input: TableDataInput,
+  before: TableSide,
+  after: TableSide,
+  rows: KeptRows,
+): TableData {
+  const { db } = input;
+  const aCols = dataColumns(before.table);
+  const bCols = aCols.map((c) =>
+    dataColumns(after.table).find((b) => b.toLowerCase() === c.toLowerCase())!
+  );
+  const A = `${ident(before.schema)}.${ident(before.table.name)}`;
+  const B = `${ident(after.schema)}.${ident(after.table.name)}`;
+  const aRowid = before.table.rowidName;
+  const bRowid = after.table.rowidName;
+  const hint = aRowid !== null && bRowid !== null;
+  const ranges = hint ? input.ranges : null;
+  if (ranges !== null) {
+    db.exec(`CREATE TABLE IF NOT EXISTS ${RANGES_TABLE}(lo INTEGER PRIMARY KEY, hi INTEGER)`);
+    db.exec(`DELETE FROM ${RANGES_TABLE}`);
+    const ins = db.prepare(`INSERT INTO ${RANGES_TABLE} VALUES (?, ?)`);
+    try {
+      for (const [lo, hi] of ranges) {
+        ins.bind([lo, hi]);
+        ins.step();
+      }
+    } finally {
+      ins.finalize();
+    }
+  }
+  const same = (x: string, y: string, xs: readonly string[], ys: readonly string[]): string =>
+    xs.map((c, i) => ` AND +${x}.${ident(ys[i]!)} IS +${y}.${ident(c)} COLLATE BINARY`).join("");
+  const side = (
+    alias: string,
+    table: string,
+    cols: readonly string[],
+    rowid: string | null,
+    sign: number,
+    other: { alias: string; table: string; cols: readonly string[]; rowid: string | null },
+  ): string => {
+    const select = cols.map((c, i) => `+${alias}.${ident(c)} COLLATE BINARY AS c${i}`).join(", ");
+    const from = ranges === null
+      ? `${table} AS ${alias}`
+      : `${RANGES_TABLE} AS R CROSS JOIN ${table} AS ${alias} ON ${alias}.${
+        ident(rowid!)
+      } BETWEEN R.lo AND R.hi`;
+    const where = hint
+      ? ` WHERE NOT EXISTS (SELECT 1 FROM ${other.table} AS ${other.alias} WHERE ${other.alias}.${
+        ident(other.rowid!)
+      } = ${alias}.${ident(rowid!)}${same(alias, other.alias, cols, other.cols)})`
+      : "";
+    return `SELECT ${select}, ${sign} AS n FROM ${from}${where}`;
+  };
+  const groups = aCols.map((_, i) => `c${i}`).join(", ");
+  const stmt = db.prepare(
+    `SELECT sum(n), ${groups} FROM (${
+      side("A", A, aCols, aRowid, 1, { alias: "B", table: B, cols: bCols, rowid: bRowid })
+    } UNION ALL ${
+      side("B", B, bCols, bRowid, -1, { alias: "A", table: A, cols: aCols, rowid: aRowid })
+    }) GROUP BY ${groups} HAVING sum(n) <> 0 ORDER BY ${groups}`,
+  );
+  forRanges(stmt, null, () => {
+    const n = Number(stmt.value(0));
+    const kind = n > 0 ? "removed" : "added";
+    const target = n > 0 ? rows.removed : rows.added;
+    const names = n > 0 ? aCols : bCols;
+    for (let i = 0; i < Math.abs(n); i++) {
+      if (rows.wants(kind)) target.push({ key: null, row: objectOf(stmt, names, 1) });
+      rows.counts[kind]++;
+    }
+  });
+  return { key: [], keyKind: "none", comparedColumns: aCols, rows };
+}
+
+function whole(db: Database, side: TableSide, kind: "added" | "removed", rows: KeptRows): void {
+  const cols = dataColumns(side.table);
+  const key = side.table.key;
+  const order = key.length > 0 ? ` ORDER BY ${key.map(ident).join(", ")}` : "";
+  const stmt = db.prepare(
+    `SELECT ${cols.map(ident).join(", ")} FROM ${ident(side.schema)}.${
+      ident(side.table.name)
+    }${order}`,
+  );
+  const target = kind === "added" ? rows.added : rows.removed;
+  forRanges(stmt, null, () => {
+    if (rows.wants(kind)) {
+      const row = objectOf(stmt, cols, 0);
+      target.push({ key: key.length > 0 ? pick(row, key) : null, row });
+    }
+    rows.counts[kind]++;
+  });
+}

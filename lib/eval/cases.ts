@@ -1,0 +1,416 @@
+/**
+ * Reading cases files (.yaml, .yml, .json, .jsonl) into {@link TestCase}s,
+ * validated with valibot, with every mistake reported as a
+ * {@link CasesFileError} naming the file and line: the line of the offending
+ * key in YAML and JSON, the case's line in JSONL.
+ *
+ * @module
+ */
+import { readFile } from "node:fs/promises";
+import * as v from "valibot";
+import { isMap, isPair, isScalar, isSeq, LineCounter, parseDocument } from "yaml";
+import type { Document, Node as YamlNode } from "yaml";
+import { CasesFileError } from "../errors.ts";
+import type { Expect, TestCase } from "./case.ts";
+import { nameList } from "./_json.ts";
+import type { Row } from "./trace.ts";
+
+/** The fields a case may have, in the order the error message lists them. */
+export const CASE_FIELDS = [
+  "expect",
+  "id",
+  "ordered",
+  "precision",
+  "question",
+  "reference_sql",
+  "tags",
+] as const;
+
+/** A case as a user writes it in code: only `question` is needed. */
+export interface CaseInput {
+  readonly question: string;
+  readonly reference_sql?: string | undefined;
+  readonly expect?: Expect | undefined;
+  readonly id?: string | undefined;
+  readonly tags?: readonly string[] | undefined;
+  readonly ordered?: boolean | undefined;
+  readonly precision?: number | undefined;
+}
+
+type PathKey = string | number;
+
+/** Where the cases came from, and how to find the line of a value in it. */
+interface Source {
+  readonly items: readonly unknown[];
+  /** The 1-based line of a case (`path` empty), a key (`key` true) or a value. */
+  lineOf(index: number, path: readonly PathKey[], key: boolean): number | undefined;
+}
+
+class CaseProblem extends Error {
+  constructor(readonly path: readonly PathKey[], message: string, readonly key = false) {
+    super(message);
+  }
+}
+
+const nonEmptyText = (field: string) =>
+  v.pipe(
+    v.string(`${field} must be text`),
+    v.check((s) => s.trim() !== "", `${field} must not be empty`),
+  );
+
+const CaseSchema = v.object({
+  question: nonEmptyText("question"),
+  reference_sql: v.optional(nonEmptyText("reference_sql")),
+  id: v.optional(
+    v.pipe(
+      v.union([v.string(), v.number()], "id must be text"),
+      v.transform(String),
+      v.check((s) => s.trim() !== "", "id must not be empty"),
+    ),
+  ),
+  tags: v.optional(
+    v.array(
+      v.pipe(v.union([v.string(), v.number()], "each tag must be text"), v.transform(String)),
+      "tags must be a list, e.g. [easy, money]",
+    ),
+  ),
+  ordered: v.optional(v.boolean("ordered must be true or false")),
+  precision: v.optional(
+    v.pipe(
+      v.number("precision must be a whole number from 0 to 12"),
+      v.integer("precision must be a whole number from 0 to 12"),
+      v.minValue(0, "precision must be a whole number from 0 to 12"),
+      v.maxValue(12, "precision must be a whole number from 0 to 12"),
+    ),
+  ),
+  expect: v.optional(
+    v.custom<Record<string, unknown>>(
+      isPlainObject,
+      "expect must be a mapping, e.g. expect: {rows: [{total: 2}]}",
+    ),
+  ),
+});
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  if (value === null || typeof value !== "object" || Array.isArray(value)) return false;
+  const proto = Object.getPrototypeOf(value);
+  return proto === Object.prototype || proto === null;
+}
+
+/** Checks expect.rows: one result (a list of rows) or several (a list of lists of rows). */
+function checkExpectRows(rows: unknown): void {
+  const shape = "expect.rows must be a list of rows, like [{total: 2}], or a list of such lists";
+  if (!Array.isArray(rows)) throw new CaseProblem(["expect", "rows"], shape);
+  const lists = rows.length > 0 && rows.every(Array.isArray);
+  if (lists) {
+    rows.forEach((result: unknown[], i) =>
+      result.forEach((row, j) => {
+        if (!isPlainObject(row)) throw new CaseProblem(["expect", "rows", i, j], shape);
+      })
+    );
+    return;
+  }
+  rows.forEach((row, i) => {
+    if (!isPlainObject(row)) throw new CaseProblem(["expect", "rows", i], shape);
+  });
+}
+
+/** Validates one case and fills the defaults; the id may still be missing. */
+function readCase(raw: unknown): Omit<TestCase, "id"> & { id?: string } {
+  if (!isPlainObject(raw)) {
+    throw new CaseProblem([], "a case must be a mapping with at least a question");
+  }
+  const unknown = Object.keys(raw).filter((k) => !(CASE_FIELDS as readonly string[]).includes(k));
+  if (unknown.length > 0) {
+    throw new CaseProblem(
+      [unknown[0]!],
+      `unknown field(s) ${nameList(unknown)}; allowed: ${CASE_FIELDS.join(", ")}`,
+      true,
+    );
+  }
+  if (!("question" in raw)) {
+    throw new CaseProblem([], "missing field 'question'; every case needs a question");
+  }
+  const parsed = v.safeParse(CaseSchema, raw);
+  if (!parsed.success) {
+    const issue = parsed.issues[0];
+    const path = (issue.path ?? []).map((p) => p.key as PathKey);
+    throw new CaseProblem(path, issue.message);
+  }
+  const c = parsed.output;
+  if (c.expect !== undefined && "rows" in c.expect) checkExpectRows(c.expect["rows"]);
+  return {
+    question: c.question,
+    ...(c.reference_sql !== undefined ? { reference_sql: c.reference_sql } : {}),
+    ...(c.expect !== undefined ? { expect: c.expect as Expect } : {}),
+    ...(c.id !== undefined ? { id: c.id } : {}),
+    tags: c.tags ?? [],
+    ordered: c.ordered ?? false,
+    precision: c.precision ?? 2,
+  };
+}
+
+/**
+ * A short id from a question: lower case, letters and digits joined by `-`.
+ *
+ * @param question the question
+ * @returns the slug, e.g. `how-many-orders-are-delivered`
+ * @example
+ * ```ts
+ * import { slugify } from "./cases.ts";
+ * slugify("How many orders are delivered?"); // "how-many-orders-are-delivered"
+ * ```
+ */
+export function slugify(question: string): string {
+  const slug = question.normalize("NFKD").replace(/[\u0300-\u036f]/g, "").toLowerCase()
+    .replace(/[^a-z0-9]+/g, "-").replace(/^-+/, "").slice(0, 60).replace(/-+$/, "");
+  return slug === "" ? "case" : slug;
+}
+
+/** Validates every case, fills ids, and refuses duplicate ids. */
+function buildCases(file: string, source: Source): TestCase[] {
+  if (source.items.length === 0) {
+    throw new CasesFileError(
+      file,
+      {},
+      "no cases found; write a list of cases, each with a question",
+    );
+  }
+  const partial = source.items.map((raw, index) => {
+    try {
+      return readCase(raw);
+    } catch (e) {
+      if (!(e instanceof CaseProblem)) throw e;
+      const line = source.lineOf(index, e.path, e.key) ?? source.lineOf(index, [], false);
+      throw new CasesFileError(file, { line }, e.message);
+    }
+  });
+  const firstLine = new Map<string, number | undefined>();
+  partial.forEach((c, index) => {
+    if (c.id === undefined) return;
+    const line = source.lineOf(index, ["id"], false);
+    const first = firstLine.get(c.id);
+    if (firstLine.has(c.id)) {
+      const where = first === undefined ? "" : ` (first on line ${first})`;
+      throw new CasesFileError(
+        file,
+        { line },
+        `duplicate id "${c.id}"${where}; ids must be unique`,
+      );
+    }
+    firstLine.set(c.id, line);
+  });
+  return partial.map((c) => {
+    if (c.id !== undefined) return c as TestCase;
+    const base = slugify(c.question);
+    let id = base;
+    for (let n = 2; firstLine.has(id); n++) id = `${base}-${n}`;
+    firstLine.set(id, undefined);
+    return { ...c, id };
+  });
+}
+
+/** Finds the line of a key or value in a YAML (or JSON) document. */
+function yamlLocator(doc: Document, counter: LineCounter): Source["lineOf"] {
+  return (index, path, key) => {
+    let node: unknown = isSeq(doc.contents) ? doc.contents.items[index] : undefined;
+    let at: YamlNode | undefined = node as YamlNode | undefined;
+    for (let i = 0; i < path.length && node !== undefined; i++) {
+      const step = path[i]!;
+      if (isSeq(node)) {
+        node = node.items[Number(step)];
+        at = node as YamlNode | undefined;
+      } else if (isMap(node)) {
+        const pair = node.items.find((p) =>
+          isPair(p) && isScalar(p.key) && String(p.key.value) === String(step)
+        );
+        if (pair === undefined) break;
+        const last = i === path.length - 1;
+        at = (last && key ? pair.key : pair.value ?? pair.key) as YamlNode;
+        node = pair.value;
+      } else {
+        break;
+      }
+    }
+    const offset = at?.range?.[0];
+    return offset === undefined ? undefined : counter.linePos(offset).line;
+  };
+}
+
+function yamlError(file: string, doc: Document): CasesFileError {
+  const error = doc.errors[0]!;
+  const message = error.message.split("\n")[0]!.replace(/ at line \d+, column \d+:?$/, "");
+  const pos = error.linePos?.[0];
+  return new CasesFileError(
+    file,
+    { line: pos?.line, column: pos?.col },
+    `not valid ${/\.json$/i.test(file) ? "JSON" : "YAML"}: ${message}`,
+  );
+}
+
+function parseYamlSource(text: string, file: string): Source {
+  const counter = new LineCounter();
+  const doc = parseDocument(text, { lineCounter: counter });
+  if (doc.errors.length > 0) throw yamlError(file, doc);
+  const value: unknown = doc.toJS();
+  if (value === null || value === undefined) return { items: [], lineOf: () => undefined };
+  if (!Array.isArray(value)) {
+    throw new CasesFileError(
+      file,
+      { line: 1 },
+      "expected a list of cases, each starting with - (a YAML list)",
+    );
+  }
+  return { items: value, lineOf: yamlLocator(doc, counter) };
+}
+
+function lineAtOffset(text: string, offset: number): number {
+  let line = 1;
+  for (let i = 0; i < offset && i < text.length; i++) if (text.charCodeAt(i) === 10) line++;
+  return line;
+}
+
+function parseJsonSource(text: string, file: string): Source {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (e) {
+    const message = e instanceof Error ? e.message : String(e);
+    const lc = /line (\d+) column (\d+)/.exec(message);
+    const pos = /position (\d+)/.exec(message);
+    let line = lc ? Number(lc[1]) : pos ? lineAtOffset(text, Number(pos[1])) : undefined;
+    if (line === undefined) {
+      const doc = parseDocument(text, { lineCounter: new LineCounter() });
+      line = doc.errors[0]?.linePos?.[0].line;
+    }
+    throw new CasesFileError(file, { line }, `not valid JSON: ${message.split("\n")[0]}`);
+  }
+  if (!Array.isArray(value)) {
+    throw new CasesFileError(file, { line: 1 }, "expected a JSON list of cases: [{...}, {...}]");
+  }
+  let locate: Source["lineOf"] | undefined;
+  return {
+    items: value,
+    lineOf: (index, path, key) => {
+      // JSON is YAML: its node ranges give the lines, built only when an error needs them.
+      if (locate === undefined) {
+        const counter = new LineCounter();
+        locate = yamlLocator(parseDocument(text, { lineCounter: counter }), counter);
+      }
+      return locate(index, path, key);
+    },
+  };
+}
+
+function parseJsonlSource(text: string, file: string): Source {
+  const items: unknown[] = [];
+  const lines: number[] = [];
+  text.split("\n").forEach((line, i) => {
+    if (line.trim() === "") return;
+    try {
+      items.push(JSON.parse(line));
+    } catch (e) {
+      const message = e instanceof Error ? e.message.split("\n")[0] : String(e);
+      throw new CasesFileError(file, { line: i + 1 }, `not valid JSON: ${message}`);
+    }
+    lines.push(i + 1);
+  });
+  return { items, lineOf: (index) => lines[index] };
+}
+
+/**
+ * Reads cases from text. The format comes from the file name's extension.
+ *
+ * @param text the file's content
+ * @param fileName the name used for the format and in error messages
+ * @returns the cases, with defaults filled in (ordered false, precision 2, tags [], id from the question)
+ * @throws {CasesFileError} on any mistake, with the file and line
+ * @example
+ * ```ts
+ * import { parseCases } from "./cases.ts";
+ * const [c] = parseCases("- question: How many orders?\n  expect:\n    rows: [{total: 2}]\n", "cases.yaml");
+ * c?.id; // "how-many-orders"
+ * ```
+ */
+export function parseCases(text: string, fileName: string): TestCase[] {
+  const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  const ext = /\.([a-z]+)$/i.exec(fileName)?.[1]?.toLowerCase();
+  let source: Source;
+  if (ext === "yaml" || ext === "yml") source = parseYamlSource(body, fileName);
+  else if (ext === "json") source = parseJsonSource(body, fileName);
+  else if (ext === "jsonl") source = parseJsonlSource(body, fileName);
+  else {
+    throw new CasesFileError(
+      fileName,
+      {},
+      "unsupported file type; a cases file ends in .yaml, .yml, .json or .jsonl",
+    );
+  }
+  return buildCases(fileName, source);
+}
+
+/**
+ * Reads a cases file (.yaml, .yml, .json or .jsonl).
+ *
+ * @param path the file
+ * @returns the cases
+ * @throws {CasesFileError} when the file cannot be read or has a mistake
+ * @example
+ * ```ts
+ * import { loadCases } from "./cases.ts";
+ * const cases = await loadCases("examples/cases.yaml");
+ * cases.length; // 5
+ * ```
+ */
+export async function loadCases(path: string): Promise<TestCase[]> {
+  let text: string;
+  try {
+    text = await readFile(path, "utf8");
+  } catch (e) {
+    const code = (e as { code?: string }).code;
+    const why = code === "ENOENT"
+      ? "no such file; check the path"
+      : code === "EISDIR"
+      ? "it is a folder, not a cases file"
+      : `cannot read it (${e instanceof Error ? e.message : String(e)})`;
+    throw new CasesFileError(path, {}, why);
+  }
+  return parseCases(text, path);
+}
+
+/**
+ * Builds one case in code, with the same validation and defaults as a file.
+ *
+ * @param input the case's fields; only `question` is needed
+ * @returns the case
+ * @throws {CasesFileError} when a field is wrong (the file name is "case")
+ * @example
+ * ```ts
+ * import { defineCase } from "./cases.ts";
+ * const c = defineCase({ question: "How many orders are delivered?", expect: { rows: [{ total: 2 }] } });
+ * c.precision; // 2
+ * ```
+ */
+export function defineCase(input: CaseInput): TestCase {
+  const clean = Object.fromEntries(Object.entries(input).filter(([, x]) => x !== undefined));
+  return buildCases("case", { items: [clean], lineOf: () => undefined })[0]!;
+}
+
+/**
+ * The acceptable results of `expect.rows`: one list of rows, or several.
+ *
+ * @param expect the case's expect
+ * @returns the results, or undefined when expect has no rows
+ * @example
+ * ```ts
+ * import { acceptableResults } from "./cases.ts";
+ * acceptableResults({ rows: [] }); // [[]]
+ * acceptableResults({ rows: [[{ a: 1 }], [{ a: 2 }]] })?.length; // 2
+ * ```
+ */
+export function acceptableResults(expect: Expect | undefined): Row[][] | undefined {
+  const rows = expect?.rows;
+  if (rows === undefined) return undefined;
+  if (rows.length > 0 && rows.every(Array.isArray)) return (rows as Row[][]).map((r) => [...r]);
+  return [[...(rows as Row[])]];
+}

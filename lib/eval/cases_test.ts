@@ -1,0 +1,263 @@
+import { after, describe, it } from "node:test";
+import assert from "node:assert/strict";
+import * as fs from "node:fs";
+import { tempDir } from "../../tests/fixtures.ts";
+import { CasesFileError } from "../errors.ts";
+import { acceptableResults, defineCase, loadCases, parseCases, slugify } from "./cases.ts";
+
+const dir = tempDir();
+after(() => dir.cleanup());
+
+const TUTORIAL = `- id: delivered-count
+  question: "How many orders are delivered?"
+  tags: [easy]
+  reference_sql: SELECT COUNT(*) FROM orders WHERE store_id = 's1' AND status = 'DELIVERED'
+
+- id: delivered-amount
+  question: "What is the total amount of delivered orders?"
+  tags: [easy, money]
+  reference_sql: SELECT SUM(amount) FROM orders WHERE store_id = 's1' AND status = 'DELIVERED'
+
+- id: delivered-count-fixed
+  question: "How many orders are delivered?"
+  tags: [easy]
+  expect:
+    rows: [{total: 2}]
+`;
+
+describe("parseCases()", () => {
+  it("parseCases() reads the tutorial's cases file with defaults filled in", () => {
+    const cases = parseCases(TUTORIAL, "cases.yaml");
+    assert.deepEqual(cases.map((c) => c.id), [
+      "delivered-count",
+      "delivered-amount",
+      "delivered-count-fixed",
+    ]);
+    assert.deepEqual(cases[1], {
+      id: "delivered-amount",
+      question: "What is the total amount of delivered orders?",
+      tags: ["easy", "money"],
+      reference_sql:
+        "SELECT SUM(amount) FROM orders WHERE store_id = 's1' AND status = 'DELIVERED'",
+      ordered: false,
+      precision: 2,
+    });
+    assert.deepEqual(cases[2]?.expect, { rows: [{ total: 2 }] });
+  });
+
+  const same: [string, string, string][] = [
+    ["reads .yml like .yaml", "c.yml", "- question: Q?\n  precision: 4\n"],
+    ["reads a JSON list", "c.json", '[{"question": "Q?", "precision": 4}]'],
+    ["reads JSON lines, skipping blank lines", "c.jsonl", '\n{"question": "Q?", "precision": 4}\n'],
+  ];
+  for (const [name, file, text] of same) {
+    it(`parseCases() ${name}`, () => {
+      assert.deepEqual(parseCases(text, file), [
+        { id: "q", question: "Q?", tags: [], ordered: false, precision: 4 },
+      ]);
+    });
+  }
+
+  const errors: [string, string, string, string][] = [
+    [
+      "reports unknown fields in the spec's words, on the key's line",
+      "bad.yaml",
+      "- expects:\n    rows: []\n  question: Q?\n",
+      "bad.yaml:1: unknown field(s) ['expects']; allowed: expect, id, ordered, precision, question, reference_sql, tags",
+    ],
+    [
+      "lists every unknown field and points at the first",
+      "bad.yaml",
+      "- question: Q?\n  tag: [a]\n  order: true\n",
+      "bad.yaml:2: unknown field(s) ['tag', 'order']; allowed: expect, id, ordered, precision, question, reference_sql, tags",
+    ],
+    [
+      "reports the line of the offending key in a later case",
+      "c.yaml",
+      "- question: A?\n- question: B?\n  precision: 2.5\n",
+      "c.yaml:3: precision must be a whole number from 0 to 12",
+    ],
+    [
+      "reports a missing question at the case's line",
+      "c.yaml",
+      "- question: A?\n- id: b\n  tags: [x]\n",
+      "c.yaml:2: missing field 'question'; every case needs a question",
+    ],
+    [
+      "refuses an empty question",
+      "c.yaml",
+      "- question: ''\n",
+      "c.yaml:1: question must not be empty",
+    ],
+    [
+      "refuses a question that is not text",
+      "c.yaml",
+      "- question: [a]\n",
+      "c.yaml:1: question must be text",
+    ],
+    [
+      "refuses ordered that is not a boolean",
+      "c.yaml",
+      "- question: Q\n  ordered: yes\n",
+      "c.yaml:2: ordered must be true or false",
+    ],
+    [
+      "refuses tags that are not a list",
+      "c.yaml",
+      "- question: Q\n  tags: easy\n",
+      "c.yaml:2: tags must be a list, e.g. [easy, money]",
+    ],
+    [
+      "refuses expect that is not a mapping",
+      "c.yaml",
+      "- question: Q\n  expect: [1]\n",
+      "c.yaml:2: expect must be a mapping, e.g. expect: {rows: [{total: 2}]}",
+    ],
+    [
+      "refuses rows that are not objects, at the row's line",
+      "c.yaml",
+      "- question: Q\n  expect:\n    rows:\n      - [1, 2]\n      - 3\n",
+      "c.yaml:4: expect.rows must be a list of rows, like [{total: 2}], or a list of such lists",
+    ],
+    [
+      "refuses duplicate ids at the second id's line",
+      "c.yaml",
+      "- id: a\n  question: A?\n- id: a\n  question: B?\n",
+      'c.yaml:3: duplicate id "a" (first on line 1); ids must be unique',
+    ],
+    [
+      "refuses a case that is not a mapping",
+      "c.yaml",
+      "- question: A?\n- just text\n",
+      "c.yaml:2: a case must be a mapping with at least a question",
+    ],
+    [
+      "refuses a top level that is not a list",
+      "c.yaml",
+      "question: A?\n",
+      "c.yaml:1: expected a list of cases, each starting with - (a YAML list)",
+    ],
+    [
+      "refuses an empty file",
+      "c.yaml",
+      "",
+      "c.yaml: no cases found; write a list of cases, each with a question",
+    ],
+    [
+      "reports YAML syntax errors with their line",
+      "c.yaml",
+      "- question: A?\n  question: B?\n",
+      "c.yaml:2: not valid YAML: Map keys must be unique",
+    ],
+    [
+      "reports unknown fields in JSON on the key's line",
+      "c.json",
+      '[\n  {"question": "A?"},\n  {"question": "B?",\n   "expects": {}}\n]',
+      "c.json:4: unknown field(s) ['expects']; allowed: expect, id, ordered, precision, question, reference_sql, tags",
+    ],
+    [
+      "reports a JSONL mistake at the case's line",
+      "c.jsonl",
+      '{"question": "A?"}\n\n{"question": "B?", "precision": -1}\n',
+      "c.jsonl:3: precision must be a whole number from 0 to 12",
+    ],
+    [
+      "reports a JSONL syntax error at its line",
+      "c.jsonl",
+      '{"question": "A?"}\n{"question": \n',
+      "c.jsonl:2: not valid JSON",
+    ],
+    [
+      "reports a JSON syntax error with a line",
+      "c.json",
+      '[\n  {"question": "A?"},\n  {"question" "B?"}\n]',
+      "c.json:3: not valid JSON",
+    ],
+    [
+      "refuses other file types",
+      "c.csv",
+      "question\nA?\n",
+      "c.csv: unsupported file type; a cases file ends in .yaml, .yml, .json or .jsonl",
+    ],
+  ];
+  for (const [name, file, text, message] of errors) {
+    it(`parseCases() ${name}`, () => {
+      assert.throws(() => parseCases(text, file), (e: unknown) => {
+        assert.ok(e instanceof CasesFileError);
+        assert.ok(e.message.startsWith(message), `${e.message}\n  does not start with\n${message}`);
+        return true;
+      });
+    });
+  }
+
+  const ids: [string, string, string[]][] = [
+    ["derives a missing id from the question", "- question: How many orders are délivered?\n", [
+      "how-many-orders-are-delivered",
+    ]],
+    [
+      "numbers derived ids that would collide",
+      "- question: Total?\n- question: Total?\n- id: total-2\n  question: X\n",
+      ["total", "total-3", "total-2"],
+    ],
+    ["reads a numeric id as text", "- id: 7\n  question: Q\n", ["7"]],
+  ];
+  for (const [name, text, expected] of ids) {
+    it(`parseCases() ${name}`, () => {
+      assert.deepEqual(parseCases(text, "c.yaml").map((c) => c.id), expected);
+    });
+  }
+
+  it("parseCases() keeps stage keys in expect", () => {
+    const [c] = parseCases(
+      "- question: Q\n  expect:\n    classify: data_question\n    retrieve: [status]\n",
+      "c.yaml",
+    );
+    assert.deepEqual(c?.expect, { classify: "data_question", retrieve: ["status"] });
+  });
+});
+
+describe("loadCases()", () => {
+  it("loadCases() reads a file from disk", async () => {
+    const file = dir.file("cases.yaml");
+    fs.writeFileSync(file, TUTORIAL);
+    assert.equal((await loadCases(file)).length, 3);
+  });
+
+  it("loadCases() names a missing file", async () => {
+    await assert.rejects(
+      loadCases(dir.file("nope.yaml")),
+      /nope\.yaml: no such file; check the path/,
+    );
+  });
+});
+
+describe("helpers", () => {
+  const results: [string, unknown, unknown][] = [
+    ["reads rows: [] as one empty result", { rows: [] }, [[]]],
+    ["reads a list of rows as one result", { rows: [{ a: 1 }] }, [[{ a: 1 }]]],
+    ["reads a list of lists as several results", { rows: [[{ a: 1 }], [{ a: 2 }]] }, [[{ a: 1 }], [{
+      a: 2,
+    }]]],
+    ["gives undefined without rows", { view: "orders" }, undefined],
+  ];
+  for (const [name, expect, expected] of results) {
+    it(`acceptableResults() ${name}`, () => {
+      assert.deepEqual(acceptableResults(expect as never), expected);
+    });
+  }
+
+  it("defineCase() fills defaults and validates", () => {
+    assert.deepEqual(defineCase({ question: "Why?" }), {
+      id: "why",
+      question: "Why?",
+      tags: [],
+      ordered: false,
+      precision: 2,
+    });
+    assert.throws(() => defineCase({ question: "Q", precision: -1 }), CasesFileError);
+  });
+
+  it("slugify() never returns an empty id", () => {
+    assert.equal(slugify("???"), "case");
+  });
+});

@@ -138,3 +138,14 @@ export class JudgeError extends Error {
     this.status = options.status;
   }
 }
+
+/** What an agent returned cannot be read as a trace (the case becomes an ERROR). */
+export class TraceError extends TypeError {
+  /**
+   * @param message what is wrong with the value and what to return instead
+   */
+  constructor(message: string) {
+    super(message);
+    this.name = "TraceError";
+  }
+}

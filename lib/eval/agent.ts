@@ -1,0 +1,176 @@
+/**
+ * The agent interface, and {@link toTrace}, which reads whatever an agent
+ * returned into a {@link Trace}. It is duck-typed (no `instanceof`), so an
+ * agent module that imports another copy of the library, or none at all,
+ * works the same.
+ *
+ * @module
+ */
+import { TraceError } from "../errors.ts";
+import { jsonText, nameList } from "./_json.ts";
+import { type Row, STAGE_KINDS, type StageInput, type StageKind, Trace } from "./trace.ts";
+
+/** What the harness passes to an agent beside the question. */
+export interface AgentContext {
+  /** With --agent-db: the path of this case's own copy of the database. */
+  readonly dbPath?: string;
+}
+
+/**
+ * An agent: takes a question and returns what it did, as a {@link Trace},
+ * an answer string, a plain `{ answer, sql, rows, error }` object or a
+ * `{ question, stages }` object, or a Promise of one.
+ */
+export type Agent = (question: string, context: AgentContext) => unknown;
+
+/** The hint of the spec's "Common problems" table for rows that are not objects. */
+export const ROWS_HINT =
+  "your rows are arrays (tuples): turn each into an object with Object.fromEntries(columns.map((c, i) => [c, row[i]])), as in the executor example";
+
+const SIMPLE_KEYS = ["answer", "error", "rows", "sql"];
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === "object";
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  if (!isObject(value) || Array.isArray(value)) return false;
+  const proto = Object.getPrototypeOf(value);
+  return proto === Object.prototype || proto === null;
+}
+
+function describe(value: unknown): string {
+  if (value === undefined) return "nothing (undefined)";
+  if (value === null) return "null";
+  if (Array.isArray(value)) return `a list (${clip(jsonText(value))})`;
+  if (typeof value === "object") {
+    const name = value.constructor?.name;
+    return name === undefined || name === "Object"
+      ? `an object (${clip(jsonText(value))})`
+      : `a ${name}`;
+  }
+  return `a ${typeof value} (${clip(jsonText(value))})`;
+}
+
+function clip(text: string): string {
+  return text.length > 80 ? `${text.slice(0, 77)}...` : text;
+}
+
+/**
+ * Checks that rows are a list of plain objects.
+ *
+ * @param rows the value to check
+ * @param where what the rows belong to, for the message, e.g. "rows"
+ * @returns the rows
+ * @throws {TraceError} "rows must be a list of objects", with the spec's hint
+ * @example
+ * ```ts
+ * import { checkRows } from "./agent.ts";
+ * checkRows([{ total: 2 }], "rows"); // [{ total: 2 }]
+ * ```
+ */
+export function checkRows(rows: unknown, where: string): Row[] {
+  if (!Array.isArray(rows)) {
+    throw new TraceError(`${where} must be a list of objects, got ${describe(rows)}`);
+  }
+  const bad = rows.findIndex((row) => !isPlainObject(row));
+  if (bad >= 0) {
+    const row: unknown = rows[bad];
+    const hint = Array.isArray(row) ? `; ${ROWS_HINT}` : "";
+    throw new TraceError(
+      `${where} must be a list of objects: ${where}[${bad}] is ${describe(row)}${hint}`,
+    );
+  }
+  return rows as Row[];
+}
+
+function optionalText(value: unknown, where: string): string | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== "string") {
+    throw new TraceError(`${where} must be text, got ${describe(value)}`);
+  }
+  return value;
+}
+
+function readStage(raw: unknown, i: number): StageInput {
+  const where = `stages[${i}]`;
+  if (!isObject(raw) || Array.isArray(raw)) {
+    throw new TraceError(`${where} must be an object like { kind: "generate", output: sql }`);
+  }
+  const kind = raw["kind"];
+  if (typeof kind !== "string" || !(STAGE_KINDS as readonly string[]).includes(kind)) {
+    throw new TraceError(
+      `${where}.kind must be one of ${STAGE_KINDS.join(", ")}, got ${jsonText(kind)}`,
+    );
+  }
+  const name = optionalText(raw["name"], `${where}.name`);
+  const error = optionalText(raw["error"], `${where}.error`);
+  const rows = raw["rows"] === undefined || raw["rows"] === null
+    ? undefined
+    : checkRows(raw["rows"], `${where}.rows`);
+  return {
+    kind: kind as StageKind,
+    ...(name !== undefined ? { name } : {}),
+    ...(raw["output"] !== undefined ? { output: raw["output"] } : {}),
+    ...(rows !== undefined ? { rows } : {}),
+    ...(error !== undefined ? { error } : {}),
+  };
+}
+
+/**
+ * Reads what an agent returned as a trace.
+ *
+ * - a string: an answer-only trace;
+ * - an object with `stages` (a Trace from any copy of the library, or a
+ *   plain `{ question, stages }`): its stages, each checked;
+ * - a plain `{ answer, sql, rows, error }`: as {@link Trace.simple}.
+ *
+ * @param question the question the agent was asked (used when the value has none)
+ * @param value what the agent returned (already awaited)
+ * @returns the trace
+ * @throws {TraceError} for anything else, e.g. a number, or rows that are not a list of objects
+ * @example
+ * ```ts
+ * import { toTrace } from "./agent.ts";
+ * toTrace("How many?", { sql: "SELECT 2 AS n", rows: [{ n: 2 }], answer: "2" }).stages.length; // 3
+ * toTrace("How many?", "There are 2.").lastOf("answer")?.output; // "There are 2."
+ * ```
+ */
+export function toTrace(question: string, value: unknown): Trace {
+  if (typeof value === "string") return Trace.simple(question, { answer: value });
+  if (!isObject(value) || Array.isArray(value)) {
+    throw new TraceError(
+      `the agent returned ${
+        describe(value)
+      }; return a Trace, an answer string, or an object like { answer, sql, rows }`,
+    );
+  }
+  if ("stages" in value) {
+    const stages = value["stages"];
+    if (!Array.isArray(stages)) {
+      throw new TraceError(`stages must be a list of stages, got ${describe(stages)}`);
+    }
+    const own = optionalText(value["question"], "question");
+    return new Trace(own ?? question, stages.map(readStage));
+  }
+  const unknown = Object.keys(value).filter((k) => !SIMPLE_KEYS.includes(k) && k !== "question");
+  const known = Object.keys(value).some((k) => SIMPLE_KEYS.includes(k));
+  if (unknown.length > 0 || !known) {
+    const what = unknown.length > 0 ? `unknown key(s) ${nameList(unknown)}` : describe(value);
+    throw new TraceError(
+      `the agent returned ${what}; return a Trace, an answer string, or an object with answer, sql, rows, error`,
+    );
+  }
+  const answer = optionalText(value["answer"], "answer");
+  const sql = optionalText(value["sql"], "sql");
+  const error = optionalText(value["error"], "error");
+  const rows = value["rows"] === undefined || value["rows"] === null
+    ? undefined
+    : checkRows(value["rows"], "rows");
+  return Trace.simple(optionalText(value["question"], "question") ?? question, {
+    ...(answer !== undefined ? { answer } : {}),
+    ...(sql !== undefined ? { sql } : {}),
+    ...(rows !== undefined ? { rows } : {}),
+    ...(error !== undefined ? { error } : {}),
+  });
+}

@@ -84,3 +84,25 @@ export {
 // SQL rules (rules/)
 
 // LLM judge (lib/judge)
+export { JudgeError } from "./lib/errors.ts";
+export {
+  chatCompletionsUrl,
+  Faithful,
+  faithfulPrompt,
+  type FaithfulPromptInput,
+  type JudgeCheckOptions,
+  judgeChecks,
+  openAiJudge,
+  type OpenAiJudgeOptions,
+  parseVerdict,
+  type ReadVerdict,
+  ReferenceAnswer,
+  referenceAnswerPrompt,
+  type ReferenceAnswerPromptInput,
+  Relevant,
+  relevantPrompt,
+  type RelevantPromptInput,
+  REPLY_FORM,
+  type UnreadableVerdict,
+  type Verdict,
+} from "./lib/judge/mod.ts";

@@ -17,22 +17,27 @@ export interface Measured {
  * Runs `argv` under /usr/bin/time and measures it.
  *
  * @param argv the command and its arguments
- * @param options the working folder
+ * @param options the working folder; `discardStdout` sends stdout to /dev/null
  * @returns wall time, peak RSS and stdout
  */
-export function measure(argv: readonly string[], options: { cwd?: string } = {}): Measured {
+export function measure(
+  argv: readonly string[],
+  options: { cwd?: string; discardStdout?: boolean } = {},
+): Measured {
   const start = performance.now();
   const r = spawnSync("/usr/bin/time", ["-f", "__PEAK_KB__ %M", ...argv], {
     encoding: "utf8",
-    maxBuffer: 1 << 30,
+    maxBuffer: 1 << 28,
+    stdio: ["ignore", options.discardStdout ? "ignore" : "pipe", "pipe"],
     ...(options.cwd ? { cwd: options.cwd } : {}),
   });
+  if (r.error) throw r.error;
   const seconds = (performance.now() - start) / 1000;
   if (r.status !== 0) {
     throw new Error(`${argv.join(" ")} exited ${r.status}: ${r.stderr.slice(-2000)}`);
   }
   const kb = Number(/__PEAK_KB__ (\d+)/.exec(r.stderr)?.[1] ?? NaN);
-  return { seconds, peakRssMb: kb / 1024, stdout: r.stdout };
+  return { seconds, peakRssMb: kb / 1024, stdout: r.stdout ?? "" };
 }
 
 /** The median of a non-empty list. */

@@ -53,7 +53,7 @@ for (const rows of sizes) {
   let oursRss = 0;
   let shellRss = 0;
   for (let i = 0; i < runs; i++) {
-    const a = measure(shell(file));
+    const a = measure(shell(file), { discardStdout: true });
     const b = measure(ours(file));
     if (!b.stdout.startsWith(`${rows} `)) throw new Error(`scan read ${b.stdout}`);
     shellT.push(a.seconds);

@@ -1,12 +1,87 @@
 /**
- * Placeholder until its issue lands: the command exists in cli.ts so that
- * the argument parser is in one place.
+ * `dbagenteval db diff BEFORE AFTER`: diff two SQLite files or two folders.
  *
  * @module
  */
+import * as fs from "node:fs";
+import process from "node:process";
 import { UsageError } from "../errors.ts";
+import { diffFilesystemDatabases } from "../diff/diff_filesystem.ts";
+import { diffSqliteDatabases } from "../diff/diff_sqlite.ts";
+import { diffToJson } from "../diff/json.ts";
+import type { DiffOptions } from "../diff/options.ts";
+import { renderDiffText } from "../diff/render_text.ts";
+import type { DatabaseDiff } from "../diff/types.ts";
 
-/** Not built yet. */
-export function dbDiffCommand(..._args: unknown[]): Promise<number> {
-  return Promise.reject(new UsageError("this command is not built yet"));
+/** The options cli.ts parses for `db diff`. */
+export interface DbDiffOptions {
+  readonly json?: string;
+  readonly target: "data" | "schema" | "both";
+  readonly maxRows: number;
+  readonly table?: string[];
+  readonly pattern?: string[];
+  readonly select?: string;
+}
+
+function isFolder(path: string): boolean | null {
+  try {
+    return fs.statSync(path).isDirectory();
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Diffs BEFORE and AFTER and prints the result.
+ *
+ * @param before a file or folder
+ * @param after a file or folder
+ * @param options the parsed command-line options
+ * @returns 0 (with or without differences), or the selection's exit code with --select
+ */
+export async function dbDiffCommand(
+  before: string,
+  after: string,
+  options: DbDiffOptions,
+): Promise<number> {
+  const a = isFolder(before);
+  const b = isFolder(after);
+  if (a === null && b === null) {
+    throw new UsageError(`Neither "${before}" nor "${after}" exists; check the paths`);
+  }
+  const folders = a === true || b === true;
+  if (folders && (a === false || b === false)) {
+    throw new UsageError(
+      `Cannot diff a folder with a file ("${before}", "${after}"); pass two files or two folders`,
+    );
+  }
+  if (!folders && options.pattern !== undefined) {
+    throw new UsageError("--pattern applies to folders only; pass two folders or drop --pattern");
+  }
+  const diffOptions: DiffOptions = {
+    includeSchema: options.target !== "data",
+    includeData: options.target !== "schema",
+    maxRows: options.maxRows,
+    ...(options.table === undefined ? {} : { tables: options.table }),
+  };
+  let diff: DatabaseDiff;
+  if (folders) {
+    diff = await diffFilesystemDatabases(a ? before : {}, b ? after : {}, {
+      ...diffOptions,
+      ...(options.pattern === undefined ? {} : { dbPatterns: options.pattern }),
+    });
+  } else {
+    diff = await diffSqliteDatabases(before, after, diffOptions);
+  }
+  if (options.json !== undefined) {
+    const text = `${diffToJson(diff)}\n`;
+    if (options.json === "-") process.stdout.write(text);
+    else fs.writeFileSync(options.json, text);
+  }
+  if (options.select !== undefined) {
+    const { printSelection } = await import("./_select.ts");
+    return await printSelection(diff, options.select);
+  }
+  if (options.json !== "-") process.stdout.write(renderDiffText(diff, { target: options.target }));
+  return 0;
 }

@@ -1,0 +1,129 @@
+/**
+ * Diffing every SQLite database in two folders: `diffFilesystemDatabases`.
+ *
+ * @module
+ */
+import * as fs from "node:fs";
+import * as nodePath from "node:path";
+import { SqliteOpenError, UsageError } from "../errors.ts";
+import { globMatcher } from "./_glob.ts";
+import { diffDatabasePair } from "./diff_sqlite.ts";
+import { type DiffOptions, diffSettings } from "./options.ts";
+import type { DatabaseChange, DatabaseDiff } from "./types.ts";
+import { DIFF_FORMAT_VERSION } from "./types.ts";
+
+/** One side of a filesystem diff: a folder, or a map of relative path to file path. */
+export type DatabaseSource = string | Readonly<Record<string, string>>;
+
+/** Options of {@link diffFilesystemDatabases}. */
+export interface FilesystemDiffOptions extends DiffOptions {
+  /**
+   * Globs matched against file names (`*.db`), or against paths relative to
+   * the folder when they contain `/` (`**\/data/*.db`). Default
+   * `["*.db", "*.sqlite", "*.sqlite3"]`.
+   */
+  readonly dbPatterns?: readonly string[];
+}
+
+/** The default {@link FilesystemDiffOptions.dbPatterns}. */
+export const DEFAULT_DB_PATTERNS: readonly string[] = ["*.db", "*.sqlite", "*.sqlite3"];
+
+/**
+ * Finds the database files of two folders (searched recursively) and diffs
+ * each by its relative path: a file on one side only is a database added or
+ * removed. A file whose name matches but that is not a readable SQLite file
+ * is reported with `error` set, not thrown.
+ *
+ * @param before the folder (or relative path -> file map) before
+ * @param after the folder (or map) after
+ * @param options `dbPatterns` plus the options of diffSqliteDatabases
+ * @returns one database change per relative path, in path order
+ * @throws {UsageError} when a side is a path that is not a folder
+ * @example
+ * ```ts
+ * import { diffFilesystemDatabases } from "./diff_filesystem.ts";
+ * const diff = await diffFilesystemDatabases("examples/chinook", "examples/chinook");
+ * diff.databases.every((d) => d.status === "unchanged"); // true
+ * ```
+ */
+export async function diffFilesystemDatabases(
+  before: DatabaseSource,
+  after: DatabaseSource,
+  options: FilesystemDiffOptions = {},
+): Promise<DatabaseDiff> {
+  const settings = diffSettings(options);
+  const matchers = (options.dbPatterns ?? DEFAULT_DB_PATTERNS).map(globMatcher);
+  const matches = (rel: string): boolean => matchers.some((m) => m(rel));
+  const a = listDatabases(before, matches);
+  const b = listDatabases(after, matches);
+  const names = [...new Set([...a.keys(), ...b.keys()])].sort();
+  const databases: DatabaseChange[] = [];
+  for (const name of names) {
+    const pair = { name, before: a.get(name) ?? null, after: b.get(name) ?? null, settings };
+    try {
+      databases.push(await diffDatabasePair(pair));
+    } catch (e) {
+      if (!(e instanceof SqliteOpenError)) throw e;
+      databases.push(unreadable(pair, e));
+    }
+  }
+  return { version: DIFF_FORMAT_VERSION, settings, databases };
+}
+
+function unreadable(
+  pair: { name: string; before: string | null; after: string | null },
+  error: SqliteOpenError,
+): DatabaseChange {
+  const { before, after } = pair;
+  const same = before !== null && after !== null && sameBytes(before, after);
+  return {
+    name: pair.name,
+    path: after ?? before ?? "",
+    before_path: before,
+    after_path: after,
+    exists_before: before !== null,
+    exists_after: after !== null,
+    status: before === null ? "added" : after === null ? "removed" : same ? "unchanged" : "changed",
+    tables: [],
+    objects: [],
+    skipped: [],
+    error: error.message,
+  };
+}
+
+function sameBytes(a: string, b: string): boolean {
+  try {
+    return fs.readFileSync(a).equals(fs.readFileSync(b));
+  } catch {
+    return false;
+  }
+}
+
+function listDatabases(
+  source: DatabaseSource,
+  matches: (rel: string) => boolean,
+): Map<string, string> {
+  if (typeof source !== "string") return new Map(Object.entries(source));
+  let stat: fs.Stats;
+  try {
+    stat = fs.statSync(source);
+  } catch (e) {
+    throw new UsageError(`Cannot read folder "${source}": no such folder; check the path`, {
+      cause: e,
+    });
+  }
+  if (!stat.isDirectory()) {
+    throw new UsageError(`"${source}" is not a folder; pass a folder, or diff files one by one`);
+  }
+  const out = new Map<string, string>();
+  const walk = (dir: string, rel: string): void => {
+    for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+      const full = nodePath.join(dir, entry.name);
+      const relPath = rel === "" ? entry.name : `${rel}/${entry.name}`;
+      if (entry.isDirectory()) walk(full, relPath);
+      else if (entry.isFile() && matches(relPath)) out.set(relPath, full);
+    }
+  };
+  walk(source, "");
+  return out;
+}

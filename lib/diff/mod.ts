@@ -1,0 +1,18 @@
+/**
+ * The database diff engine: diff two SQLite files or two folders of them,
+ * diff two diffs, and read and write the diff document as JSON.
+ *
+ * @module
+ */
+export { diffSqliteDatabases } from "./diff_sqlite.ts";
+export {
+  type DatabaseSource,
+  DEFAULT_DB_PATTERNS,
+  diffFilesystemDatabases,
+  type FilesystemDiffOptions,
+} from "./diff_filesystem.ts";
+export { diffDatabaseDiffs } from "./diff_of_diffs.ts";
+export { diffFromJson, diffToJson } from "./json.ts";
+export { DEFAULT_MAX_ROWS, type DiffOptions } from "./options.ts";
+export { renderDiffText, type RenderOptions } from "./render_text.ts";
+export * from "./types.ts";

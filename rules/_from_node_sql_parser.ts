@@ -112,9 +112,7 @@ class Builder {
     if (kind === SELECT) return this.visitSelect(node, parent, origin, scope);
     if (parent !== null || origin !== "statement") this.nested.push(kind);
     const level = this.#newLevel(parent, origin);
-    // Targets of UPDATE / DELETE / INSERT / DDL: `table` (one or a list), `from`.
-    const items = [...asList(node["table"]), ...asList(node["from"])];
-    this.#addSources(level, items, scope);
+    this.#addSources(level, targetItems(kind, node), scope);
     if (kind === "update" || kind === "delete") {
       for (const c of conjuncts(node["where"])) this.#addPredicate(level, c, "all", "where");
     }
@@ -156,7 +154,7 @@ class Builder {
       if (p !== null && groupBy.some((g) => sameColumn(g, p.column))) level.predicates.push(p);
     }
     this.walk(node["having"], level.id, scope);
-    const lock = node["locking_read"];
+    const lock = node["locking_read"] ?? node["for_update"];
     if (lock !== undefined && lock !== null && lock !== "") {
       this.locking.push(typeof lock === "string" ? lock : JSON.stringify(lock));
     }
@@ -172,7 +170,8 @@ class Builder {
       }
     }
     for (const [key, value] of Object.entries(node)) {
-      if (SELECT_KEYS.has(key) || key === "locking_read" || key === "into") continue;
+      if (SELECT_KEYS.has(key) || key === "locking_read" || key === "for_update") continue;
+      if (key === "into") continue;
       this.walk(value, level.id, scope);
     }
     const next = node["_next"];
@@ -341,6 +340,36 @@ class Builder {
         return null;
     }
   }
+}
+
+/**
+ * The tables a non-SELECT statement names: UPDATE's `table` list (plus
+ * PostgreSQL's `from`), DELETE's `from` (its `table` repeats the targets),
+ * INSERT's target, and for DDL and utility statements every `{ table }`
+ * object and GRANT's objects.
+ */
+function targetItems(kind: string, node: Node): unknown[] {
+  if (kind === "update") return [...asList(node["table"]), ...asList(node["from"])];
+  if (kind === "delete") {
+    const from = asList(node["from"]);
+    return from.length > 0 ? from : asList(node["table"]);
+  }
+  if (kind === "insert" || kind === "replace") return asList(node["table"]);
+  const found: unknown[] = [];
+  const visit = (v: unknown): void => {
+    if (Array.isArray(v)) return v.forEach(visit);
+    if (!isNode(v) || isNode(v["ast"]) || v["type"] === SELECT) return;
+    if (typeof v["table"] === "string") found.push(v);
+    else if (Array.isArray(v["priv_level"])) {
+      for (const p of v["priv_level"]) {
+        const name = isNode(p) ? identName(p["name"]) : null;
+        if (name !== null && name !== "*") found.push({ table: name });
+      }
+    }
+    for (const x of Object.values(v)) visit(x);
+  };
+  visit(node);
+  return found;
 }
 
 function asList(v: unknown): unknown[] {

@@ -8,31 +8,10 @@
  * @module
  */
 import type { Trace } from "../lib/eval/trace.ts";
-import { UsageError } from "../lib/errors.ts";
 import { scanSql } from "./_lex.ts";
 import { buildStatement } from "./_from_node_sql_parser.ts";
 import type { QueryModel } from "./query_model.ts";
-
-/** The SQL dialects the rules read. `sqlite` is the default. */
-export const DIALECTS = [
-  "sqlite",
-  "postgres",
-  "mysql",
-  "mariadb",
-  "bigquery",
-  "db2",
-  "hive",
-  "redshift",
-  "snowflake",
-  "transactsql",
-  "trino",
-  "athena",
-  "flinksql",
-  "noql",
-] as const;
-
-/** One of {@link DIALECTS} (`postgresql` is accepted as `postgres`). */
-export type Dialect = typeof DIALECTS[number];
+import { type Dialect, toDialect } from "./dialect.ts";
 
 interface SqlParser {
   astify(sql: string, options: { database: string }): unknown;
@@ -61,22 +40,6 @@ const LOADERS: Record<Dialect, () => Promise<unknown>> = {
 const DATABASE: Partial<Record<Dialect, string>> = { postgres: "postgresql" };
 
 const parsers = new Map<Dialect, Promise<SqlParser>>();
-
-/**
- * Checks a dialect name given to a rule.
- *
- * @param dialect the name, e.g. `postgres`
- * @returns the dialect
- * @throws UsageError for an unknown name
- */
-export function toDialect(dialect: string | undefined): Dialect {
-  const d = (dialect ?? "sqlite").toLowerCase();
-  if (d === "postgresql") return "postgres";
-  if ((DIALECTS as readonly string[]).includes(d)) return d as Dialect;
-  throw new UsageError(
-    `Unknown SQL dialect "${dialect}": use one of ${DIALECTS.join(", ")}`,
-  );
-}
 
 /**
  * Loads (once) the parser of a dialect.
@@ -123,7 +86,7 @@ export async function parseSqlModel(sql: string, dialect: Dialect | string): Pro
   try {
     ast = parser.astify(scan.text, { database: DATABASE[d] ?? d });
   } catch (e) {
-    throw new UnreadableSql(`cannot parse the SQL as ${d}: ${shorten(errorText(e))}`);
+    throw new UnreadableSql(`cannot parse the SQL as ${d}${where(e)}: ${shorten(errorText(e))}`);
   }
   const list = (Array.isArray(ast) ? ast : [ast]).filter((s) => typeof s === "object" && s !== null);
   try {
@@ -134,6 +97,14 @@ export async function parseSqlModel(sql: string, dialect: Dialect | string): Pro
   } catch (e) {
     throw new UnreadableSql(`cannot read the SQL: ${errorText(e)}`);
   }
+}
+
+/** ` (line 1, column 32)` from a peggy error's location, when it has one. */
+function where(e: unknown): string {
+  const start = (e as { location?: { start?: { line?: unknown; column?: unknown } } })?.location
+    ?.start;
+  if (typeof start?.line !== "number" || typeof start.column !== "number") return "";
+  return ` (line ${start.line}, column ${start.column})`;
 }
 
 function errorText(e: unknown): string {

@@ -8,7 +8,8 @@
 import { Check, type CheckContext, type CheckResult, FAIL, PASS, SKIP } from "../lib/eval/check.ts";
 import type { TestCase } from "../lib/eval/case.ts";
 import type { Trace } from "../lib/eval/trace.ts";
-import { type Dialect, toDialect, traceSqlModel, UnreadableSql } from "./_parse.ts";
+import { traceSqlModel, UnreadableSql } from "./_parse.ts";
+import { type Dialect, toDialect } from "./dialect.ts";
 import type { QueryModel } from "./query_model.ts";
 
 /** The options every SQL rule takes. */

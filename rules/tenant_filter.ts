@@ -4,7 +4,7 @@
  * @module
  */
 import type { Trace } from "../lib/eval/trace.ts";
-import { SqlRule, type SqlRuleOptions } from "./_sql_rule.ts";
+import { SqlRule, type SqlRuleOptions } from "./sql_rule.ts";
 import {
   type ColumnRef,
   type Predicate,

@@ -379,6 +379,11 @@ describe("openAiJudge() options", () => {
       /retries: -1/,
     ],
     ["a zero timeout", { url: "http://localhost/v1", model: "m", timeoutMs: 0 }, /timeoutMs: 0/],
+    [
+      "a fractional retry count",
+      { url: "http://localhost/v1", model: "m", retries: 1.5 },
+      /retries: 1\.5; it must be a whole number/,
+    ],
   ];
   for (const [name, options, message] of bad) {
     it(`refuses ${name} with a UsageError`, () => {

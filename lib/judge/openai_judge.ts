@@ -86,10 +86,14 @@ export function openAiJudge(options: OpenAiJudgeOptions): Judge {
   if (model === "") {
     throw new UsageError("The judge needs a model name: pass --judge-model NAME");
   }
-  const timeoutMs = limit("timeoutMs", options.timeoutMs, DEFAULTS.timeoutMs, 1);
-  const retries = limit("retries", options.retries, DEFAULTS.retries, 0);
-  const backoffMs = limit("backoffMs", options.backoffMs, DEFAULTS.backoffMs, 0);
-  const maxWaitMs = limit("maxWaitMs", options.maxWaitMs, DEFAULTS.maxWaitMs, 0);
+  const timeoutMs = limit("timeoutMs", options.timeoutMs, { fallback: DEFAULTS.timeoutMs, min: 1 });
+  const retries = limit("retries", options.retries, {
+    fallback: DEFAULTS.retries,
+    min: 0,
+    whole: true,
+  });
+  const backoffMs = limit("backoffMs", options.backoffMs, { fallback: DEFAULTS.backoffMs, min: 0 });
+  const maxWaitMs = limit("maxWaitMs", options.maxWaitMs, { fallback: DEFAULTS.maxWaitMs, min: 0 });
   const shown = `${endpoint.origin}${endpoint.pathname}`;
   const headers: Record<string, string> = { "content-type": "application/json" };
   if (options.apiKey !== undefined && options.apiKey !== "") {
@@ -279,13 +283,17 @@ function serverMessage(text: string): string {
   return line.length > 200 ? `${line.slice(0, 200)}...` : line;
 }
 
-function limit(name: string, value: number | undefined, fallback: number, min: number): number {
-  if (value === undefined) return fallback;
-  if (!Number.isFinite(value) || value < min || (name === "retries" && !Number.isInteger(value))) {
+/** An option's value, or its default; a UsageError when it is out of range. */
+function limit(
+  name: string,
+  value: number | undefined,
+  rule: { fallback: number; min: number; whole?: boolean },
+): number {
+  if (value === undefined) return rule.fallback;
+  if (!Number.isFinite(value) || value < rule.min || (rule.whole && !Number.isInteger(value))) {
+    const kind = rule.whole ? "a whole number" : "a number";
     throw new UsageError(
-      `Invalid judge option ${name}: ${value}; it must be ${
-        name === "retries" ? "a whole number" : "a number"
-      } of at least ${min}`,
+      `Invalid judge option ${name}: ${value}; it must be ${kind} of at least ${rule.min}`,
     );
   }
   return value;

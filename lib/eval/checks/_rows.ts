@@ -1,0 +1,44 @@
+/**
+ * Helpers the row checks share: the agent's rows in a trace, and the
+ * "N row(s), first: [...]" text of the spec's failure details.
+ *
+ * @module
+ */
+import { jsonText } from "../_json.ts";
+import type { Row, Stage, Trace } from "../trace.ts";
+
+/**
+ * How many rows, and the first one as JSON.
+ *
+ * @param rows the rows
+ * @returns e.g. `1 row(s), first: [{"total":11900}]`
+ */
+export function rowsText(rows: readonly object[]): string {
+  return `${rows.length} row(s), first: ${jsonText(rows.slice(0, 1))}`;
+}
+
+/** What a trace offers to compare with correct rows. */
+export type TraceRows =
+  | { readonly kind: "rows"; readonly stage: Stage; readonly rows: readonly Row[] }
+  | { readonly kind: "failed"; readonly stage: Stage }
+  | { readonly kind: "none" };
+
+/**
+ * The agent's rows: those of the last execute stage.
+ *
+ * @param trace the trace
+ * @returns the rows and their stage, or why there are none
+ */
+export function traceRows(trace: Trace): TraceRows {
+  const stage = trace.lastOf("execute");
+  if (stage?.rows !== undefined) return { kind: "rows", stage, rows: stage.rows };
+  if (stage?.error !== undefined) return { kind: "failed", stage };
+  return { kind: "none" };
+}
+
+/** The detail when a trace has no rows at all. */
+export const NO_ROWS =
+  "the trace has no rows; put the rows your SQL returned in the trace (rows in Trace.simple, or an execute stage)";
+
+/** The detail when the SQL failed, so rows cannot be compared. */
+export const SQL_FAILED = "the SQL failed, so there are no rows to compare";

@@ -1,0 +1,340 @@
+/**
+ * Checking one trace against one case, and one question against its
+ * reference SQL.
+ *
+ * @module
+ */
+import type { DatabaseDiff } from "../diff/types.ts";
+import { judgeChecks } from "../judge/mod.ts";
+import { type CheckContext, type CheckResult, ERROR, type Judge, type Status } from "./check.ts";
+import type { TestCase } from "./case.ts";
+import { type CaseInput, defineCase } from "./cases.ts";
+import { builtinChecks } from "./checks/builtin.ts";
+import { jsonText } from "./_json.ts";
+import { Scorecard } from "./scorecard.ts";
+import type { Row, Trace } from "./trace.ts";
+import { type Agent, type AgentContext, checkRows, toTrace } from "./agent.ts";
+import { UsageError } from "../errors.ts";
+
+/**
+ * A check as the harness accepts it: a {@link Check} from any copy of the
+ * library, or anything with a string `name` and a `run` function.
+ */
+export interface CheckLike {
+  readonly name: string;
+  run(trace: Trace, testCase: TestCase, context: CheckContext): unknown;
+}
+
+/** What {@link evaluate} takes beside the trace and the case. */
+export interface EvaluateOptions {
+  /** Rules and custom checks to run after the built-in checks. */
+  readonly rules?: readonly CheckLike[] | undefined;
+  /** A judge: adds the judge checks (reference_answer, faithful, relevant). */
+  readonly judge?: Judge | undefined;
+  /** The rows of the case's reference SQL, when it ran. */
+  readonly referenceRows?: readonly Row[] | undefined;
+  /** The diff of the agent's database copy (--agent-db). */
+  readonly dbDiff?: DatabaseDiff | undefined;
+  /** Why the test itself could not fully run, e.g. the reference SQL failed. */
+  readonly error?: string | undefined;
+}
+
+const STATUSES: readonly string[] = ["PASS", "FAIL", "ERROR", "SKIP"];
+
+function message(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** Reads what a check returned; anything malformed becomes an ERROR finding. */
+function findings(check: CheckLike, value: unknown): CheckResult[] {
+  const list = Array.isArray(value) ? value : [value];
+  return list.map((r: unknown) => {
+    const o = r as Record<string, unknown> | null;
+    if (
+      o === null || typeof o !== "object" || typeof o["stage"] !== "string" ||
+      !STATUSES.includes(o["status"] as string)
+    ) {
+      return {
+        name: check.name,
+        stage: "check",
+        status: ERROR,
+        detail: `the check returned ${jsonText(r)}; return this.result(stage, status, detail)`,
+      };
+    }
+    return {
+      name: typeof o["name"] === "string" ? o["name"] : check.name,
+      stage: o["stage"] as string,
+      status: o["status"] as Status,
+      detail: typeof o["detail"] === "string"
+        ? o["detail"]
+        : o["detail"] == null
+        ? ""
+        : String(o["detail"]),
+    };
+  });
+}
+
+/**
+ * Runs every check on a trace: the built-in checks, then the rules, then
+ * (with a judge) the judge checks. A check that throws gives an ERROR
+ * finding for that check; the others still run.
+ *
+ * @param trace what the agent did
+ * @param testCase the case (fields as in a cases file; only `question` is needed)
+ * @param options rules, judge, reference rows, database diff
+ * @returns the scorecard
+ * @example
+ * ```ts
+ * import { evaluate } from "./evaluate.ts";
+ * import { Trace } from "./trace.ts";
+ * const trace = Trace.simple("How many orders are delivered?", { sql: "SELECT 2 AS total", rows: [{ total: 2 }], answer: "2" });
+ * const card = await evaluate(trace, { question: "How many orders are delivered?", expect: { rows: [{ total: 2 }] } });
+ * card.verdict; // "PASS"
+ * ```
+ */
+export async function evaluate(
+  trace: Trace,
+  testCase: TestCase | CaseInput,
+  options: EvaluateOptions = {},
+): Promise<Scorecard> {
+  const c = isTestCase(testCase) ? testCase : defineCase(testCase);
+  const context: CheckContext = {
+    ...(options.referenceRows !== undefined ? { referenceRows: options.referenceRows } : {}),
+    ...(options.judge !== undefined ? { judge: options.judge } : {}),
+    ...(options.dbDiff !== undefined ? { dbDiff: options.dbDiff } : {}),
+  };
+  const checks: CheckLike[] = [
+    ...builtinChecks(),
+    ...(options.rules ?? []),
+    ...(options.judge !== undefined ? judgeChecks() : []),
+  ];
+  const results = await Promise.all(checks.map(async (check): Promise<CheckResult[]> => {
+    try {
+      return findings(check, await check.run(trace, c, context));
+    } catch (e) {
+      return [{
+        name: check.name,
+        stage: "check",
+        status: ERROR,
+        detail: `the check raised: ${message(e)}`,
+      }];
+    }
+  }));
+  return new Scorecard({
+    question: trace.question,
+    id: c.id,
+    checks: results.flat(),
+    trace,
+    ...(options.error !== undefined ? { error: options.error } : {}),
+  });
+}
+
+function isTestCase(value: TestCase | CaseInput): value is TestCase {
+  return typeof value.id === "string" && Array.isArray(value.tags) &&
+    typeof value.ordered === "boolean" && typeof value.precision === "number";
+}
+
+/**
+ * Runs SQL on your database and returns the rows as a list of objects, or a
+ * Promise of them.
+ */
+export type Executor = (sql: string) => unknown;
+
+/** Per-case work around the agent call, e.g. a fresh database copy (--agent-db). */
+export interface CaseSession {
+  /** What the agent gets as its second argument. */
+  readonly context: AgentContext;
+  /** Called after the agent finished (or failed); may return the database diff. */
+  finish(): Promise<{ readonly dbDiff?: DatabaseDiff | undefined } | void>;
+}
+
+/** Starts a {@link CaseSession} for a case. */
+export type CaseSetup = (testCase: TestCase) => Promise<CaseSession>;
+
+/** What {@link runCase} takes. */
+export interface RunCaseOptions {
+  /** Runs the reference SQL; needed when the case has reference_sql. */
+  readonly execute?: Executor | undefined;
+  /** Rules and custom checks. */
+  readonly rules?: readonly CheckLike[] | undefined;
+  /** A judge: adds the judge checks. */
+  readonly judge?: Judge | undefined;
+  /** Milliseconds the agent and the reference SQL may take before the case is an ERROR. */
+  readonly timeoutMs?: number | undefined;
+  /** Per-case setup and teardown around the agent call. */
+  readonly setup?: CaseSetup | undefined;
+}
+
+const TIMED_OUT = Symbol("timed out");
+
+/** Races a promise with a timer that is always cleared. */
+async function within<T>(work: Promise<T>, ms: number | undefined): Promise<T | typeof TIMED_OUT> {
+  if (ms === undefined) return work;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<typeof TIMED_OUT>((resolve) => {
+    timer = setTimeout(() => resolve(TIMED_OUT), ms);
+  });
+  try {
+    return await Promise.race([work, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+function raised(error: unknown): string {
+  if (error instanceof Error) {
+    return error.name === "Error" ? error.message : `${error.name}: ${error.message}`;
+  }
+  return jsonText(error);
+}
+
+type Outcome<T> = { ok: true; value: T } | { ok: false; error: unknown };
+
+async function attempt<T>(work: () => T | Promise<T>): Promise<Outcome<T>> {
+  try {
+    return { ok: true, value: await work() };
+  } catch (error) {
+    return { ok: false, error };
+  }
+}
+
+function seconds(ms: number): string {
+  return `${Number((ms / 1000).toFixed(3))} s`;
+}
+
+/**
+ * Runs one case: asks the agent (with the case's setup around it) while the
+ * reference SQL runs, then {@link evaluate}s the trace. Never throws for a
+ * misbehaving agent: an agent that raises, hangs past `timeoutMs` or returns
+ * something that is not a trace, and a reference SQL that fails, give an
+ * ERROR scorecard.
+ *
+ * @param testCase the case
+ * @param agent the agent
+ * @param options executor, rules, judge, timeout, setup
+ * @returns the scorecard
+ * @throws {UsageError} when the case has reference_sql and no executor is given
+ * @example
+ * ```ts
+ * import { runCase } from "./evaluate.ts";
+ * import { defineCase } from "./cases.ts";
+ * const card = await runCase(defineCase({ question: "Q" }), () => { throw new Error("boom"); });
+ * card.error; // "agent raised: boom"
+ * ```
+ */
+export async function runCase(
+  testCase: TestCase,
+  agent: Agent,
+  options: RunCaseOptions = {},
+): Promise<Scorecard> {
+  const sql = testCase.reference_sql;
+  const execute = options.execute;
+  if (sql !== undefined && execute === undefined) {
+    throw new UsageError("some cases have reference_sql; pass --execute");
+  }
+  const errorCard = (error: string): Scorecard =>
+    new Scorecard({ question: testCase.question, id: testCase.id, checks: [], error });
+
+  const session = options.setup === undefined
+    ? undefined
+    : await attempt(() => options.setup!(testCase));
+  if (session !== undefined && !session.ok) {
+    return errorCard(`the case setup failed: ${raised(session.error)}`);
+  }
+  const context: AgentContext = session?.value.context ?? {};
+
+  let agentDone = false;
+  const answer = attempt(() => agent(testCase.question, context)).finally(() => agentDone = true);
+  const reference = sql === undefined || execute === undefined
+    ? Promise.resolve(undefined)
+    : attempt(() => execute(sql));
+  const both = await within(Promise.all([answer, reference]), options.timeoutMs);
+
+  const finished = session === undefined ? undefined : await attempt(() => session.value.finish());
+  if (both === TIMED_OUT) {
+    const who = agentDone ? "the reference SQL" : "the agent";
+    return errorCard(`timed out after ${seconds(options.timeoutMs!)}: ${who} did not finish`);
+  }
+  const [agentOutcome, referenceOutcome] = both;
+  if (!agentOutcome.ok) return errorCard(`agent raised: ${raised(agentOutcome.error)}`);
+  let trace: Trace;
+  try {
+    trace = toTrace(testCase.question, agentOutcome.value);
+  } catch (e) {
+    return errorCard(message(e));
+  }
+  let referenceRows: Row[] | undefined;
+  let error: string | undefined;
+  if (referenceOutcome !== undefined) {
+    if (!referenceOutcome.ok) {
+      error = `the reference SQL failed to run: ${raised(referenceOutcome.error)}`;
+    } else {
+      try {
+        referenceRows = checkRows(referenceOutcome.value, "the executor's rows");
+      } catch (e) {
+        error = `the reference SQL gave no usable rows: ${message(e)}`;
+      }
+    }
+  }
+  if (finished !== undefined && !finished.ok) {
+    error ??= `the case teardown failed: ${raised(finished.error)}`;
+  }
+  const dbDiff = finished?.ok ? finished.value?.dbDiff : undefined;
+  return evaluate(trace, testCase, {
+    rules: options.rules,
+    judge: options.judge,
+    referenceRows,
+    dbDiff,
+    error,
+  });
+}
+
+/** What {@link checkQuestion} takes. */
+export interface CheckQuestionOptions {
+  /** Runs the reference SQL; needed when `referenceSql` is given. */
+  readonly execute?: Executor | undefined;
+  /** Rules and custom checks. */
+  readonly rules?: readonly CheckLike[] | undefined;
+  /** A judge: adds the judge checks. */
+  readonly judge?: Judge | undefined;
+  /** Milliseconds the agent may take before the check is an ERROR. */
+  readonly timeoutMs?: number | undefined;
+}
+
+/**
+ * Asks the agent one question and checks what it did against the reference
+ * SQL, which runs through `execute`. An agent that raises, or a reference
+ * SQL that fails, gives an ERROR scorecard.
+ *
+ * @param agent the agent
+ * @param question the question
+ * @param referenceSql the correct query, or undefined to run the checks without one
+ * @param options execute, rules, judge, timeout
+ * @returns the scorecard
+ * @throws {UsageError} when `referenceSql` is given without `execute`
+ * @example
+ * ```ts
+ * import { checkQuestion } from "./evaluate.ts";
+ * const execute = (_sql: string) => [{ "COUNT(*)": 2 }];
+ * const agent = () => ({ sql: "SELECT COUNT(*) AS total FROM orders", rows: [{ total: 2 }], answer: "2" });
+ * const card = await checkQuestion(agent, "How many orders?", "SELECT COUNT(*) FROM orders", { execute });
+ * console.log(card.summary());
+ * ```
+ */
+export function checkQuestion(
+  agent: Agent,
+  question: string,
+  referenceSql: string | undefined,
+  options: CheckQuestionOptions = {},
+): Promise<Scorecard> {
+  if (referenceSql !== undefined && options.execute === undefined) {
+    return Promise.reject(
+      new UsageError("checkQuestion() needs { execute } to run the reference SQL"),
+    );
+  }
+  const testCase = defineCase({
+    question,
+    ...(referenceSql !== undefined ? { reference_sql: referenceSql } : {}),
+  });
+  return runCase(testCase, agent, options);
+}

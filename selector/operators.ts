@@ -1,0 +1,199 @@
+/**
+ * The where clause's comparison operators, `$eq` to `$regex`: one entry per
+ * operator in a `Record<OperatorName, Operator>`, so adding one is one entry
+ * here and one row in the tests, and forgetting one is a compile error.
+ *
+ * Values compare with {@link compareValues} / {@link sameValue}, the one
+ * comparison the diff engine uses too:
+ * - `$eq`, `$not-eq`, `$in`, `$not-in` use SQLite's IS: NULL equals NULL,
+ *   1 equals 1.0, but 1 and "1" differ; `true`/`false` stand for 1/0;
+ * - `$gt`, `$gte`, `$lt`, `$lte` order numbers with numbers (bigint exactly)
+ *   and text with text; any other pair (number vs text, NULL) is false;
+ * - `$regex` searches text only (unanchored, JavaScript syntax; a leading
+ *   `(?i)` ignores case); a number, NULL or BLOB never matches.
+ *
+ * @module
+ */
+import * as v from "valibot";
+import { compareValues, sameValue, type SqliteValue } from "../lib/sqlite/value.ts";
+import { dispatch, expected, list, scalar, type Schema } from "./_schema_kit.ts";
+import { formatList, formatValue } from "./_text.ts";
+import type { Scalar } from "./types.ts";
+
+/** Every comparison operator of a where clause, in the order the docs list them. */
+export const OPERATOR_NAMES = [
+  "$eq",
+  "$not-eq",
+  "$in",
+  "$not-in",
+  "$gt",
+  "$gte",
+  "$lt",
+  "$lte",
+  "$regex",
+] as const;
+
+/** A comparison operator's name. */
+export type OperatorName = typeof OPERATOR_NAMES[number];
+
+/** A compiled comparison of one present value (a missing column never reaches it). */
+export type ValueTest = (value: SqliteValue) => boolean;
+
+/** One comparison operator. */
+export interface Operator {
+  readonly name: OperatorName;
+  /** Validates the operand in a where clause. */
+  readonly operand: Schema<unknown>;
+  /** Validates the operand in `$count` (numbers), or null when it cannot compare counts. */
+  readonly countOperand: Schema<unknown> | null;
+  /** Builds the test from a validated operand. */
+  build(operand: unknown): ValueTest;
+  /** Says the comparison in words: `role in ["admin","root"]`. */
+  describe(subject: string, operand: unknown): string;
+}
+
+interface OperatorDefinition<T> {
+  readonly operand: Schema<T>;
+  readonly countOperand: Schema<T> | null;
+  build(operand: T): ValueTest;
+  describe(subject: string, operand: T): string;
+}
+
+function define<T>(name: OperatorName, def: OperatorDefinition<T>): Operator {
+  return {
+    name,
+    operand: def.operand,
+    countOperand: def.countOperand,
+    // The operand went through `def.operand` (or `countOperand`) first.
+    build: (operand) => def.build(operand as T),
+    describe: (subject, operand) => def.describe(subject, operand as T),
+  };
+}
+
+/** A selector value as SQLite holds it: booleans are 1 and 0. */
+export function toSqlite(value: Scalar): SqliteValue {
+  return typeof value === "boolean" ? (value ? 1 : 0) : value;
+}
+
+/** True when SQLite can order the two values meaningfully: both numbers or both text. */
+function comparable(a: SqliteValue, b: SqliteValue): boolean {
+  const numeric = (x: SqliteValue) => typeof x === "number" || typeof x === "bigint";
+  return (numeric(a) && numeric(b)) || (typeof a === "string" && typeof b === "string");
+}
+
+/** A count: a whole number, at least 0. */
+function countNumber(): Schema<number> {
+  return dispatch((input) =>
+    typeof input === "number" && Number.isInteger(input) && input >= 0
+      ? v.number()
+      : expected("a whole number of rows (0 or more)", input)
+  );
+}
+
+/** An operand that can be ordered: a number or text. */
+function orderable(): Schema<number | bigint | string> {
+  return dispatch<number | bigint | string>((input) => {
+    if (typeof input === "string") return v.string();
+    if (typeof input === "bigint") return v.bigint();
+    if (typeof input === "number" && Number.isFinite(input)) return v.number();
+    if (input === null) return `cannot order NULL; use {"$eq": null} to match NULL`;
+    return expected("a number or text", input);
+  });
+}
+
+/**
+ * Compiles a `$regex` pattern: JavaScript syntax, plus Python's leading
+ * `(?i)` for ignoring case. Returns the message when it is not valid.
+ */
+export function compileRegex(pattern: string): RegExp | string {
+  const ignoreCase = pattern.startsWith("(?i)");
+  try {
+    return new RegExp(ignoreCase ? pattern.slice(4) : pattern, ignoreCase ? "i" : "");
+  } catch (error) {
+    return `invalid regular expression ${JSON.stringify(pattern)}: ${
+      error instanceof Error ? error.message : String(error)
+    }`;
+  }
+}
+
+/** A `$regex` operand: text that compiles. */
+export function regexOperand(): Schema<string> {
+  return dispatch((input) => {
+    if (typeof input !== "string") return expected("a regular expression as text", input);
+    const compiled = compileRegex(input);
+    return typeof compiled === "string" ? compiled : v.string();
+  });
+}
+
+function order(
+  symbol: string,
+  holds: (sign: number) => boolean,
+): OperatorDefinition<number | bigint | string> {
+  return {
+    operand: orderable(),
+    countOperand: countNumber(),
+    build: (operand) => (value) =>
+      comparable(value, operand) && holds(compareValues(value, operand)),
+    describe: (subject, operand) => `${subject} ${symbol} ${formatValue(operand)}`,
+  };
+}
+
+const valueList = (name: string): Schema<Scalar[]> =>
+  list(scalar(), `a list of values for ${name}`, `${name} needs at least one value`);
+const countList = (name: string): Schema<number[]> =>
+  list(countNumber(), `a list of numbers for ${name}`, `${name} needs at least one number`);
+
+/** The registry: every operator, by name. */
+export const OPERATORS: Record<OperatorName, Operator> = {
+  "$eq": define<Scalar>("$eq", {
+    operand: scalar(),
+    countOperand: countNumber(),
+    build: (operand) => {
+      const want = toSqlite(operand);
+      return (value) => sameValue(value, want);
+    },
+    describe: (subject, operand) =>
+      operand === null ? `${subject} is NULL` : `${subject} = ${formatValue(operand)}`,
+  }),
+  "$not-eq": define<Scalar>("$not-eq", {
+    operand: scalar(),
+    countOperand: countNumber(),
+    build: (operand) => {
+      const want = toSqlite(operand);
+      return (value) => !sameValue(value, want);
+    },
+    describe: (subject, operand) =>
+      operand === null ? `${subject} is not NULL` : `${subject} != ${formatValue(operand)}`,
+  }),
+  "$in": define<readonly Scalar[]>("$in", {
+    operand: valueList("$in"),
+    countOperand: countList("$in"),
+    build: (operand) => {
+      const wanted = operand.map(toSqlite);
+      return (value) => wanted.some((w) => sameValue(value, w));
+    },
+    describe: (subject, operand) => `${subject} in ${formatList(operand)}`,
+  }),
+  "$not-in": define<readonly Scalar[]>("$not-in", {
+    operand: valueList("$not-in"),
+    countOperand: countList("$not-in"),
+    build: (operand) => {
+      const wanted = operand.map(toSqlite);
+      return (value) => !wanted.some((w) => sameValue(value, w));
+    },
+    describe: (subject, operand) => `${subject} not in ${formatList(operand)}`,
+  }),
+  "$gt": define("$gt", order(">", (s) => s > 0)),
+  "$gte": define("$gte", order(">=", (s) => s >= 0)),
+  "$lt": define("$lt", order("<", (s) => s < 0)),
+  "$lte": define("$lte", order("<=", (s) => s <= 0)),
+  "$regex": define<string>("$regex", {
+    operand: regexOperand(),
+    countOperand: null,
+    build: (operand) => {
+      const re = compileRegex(operand) as RegExp;
+      return (value) => typeof value === "string" && re.test(value);
+    },
+    describe: (subject, operand) => `${subject} matches /${operand}/`,
+  }),
+};

@@ -1,0 +1,68 @@
+/**
+ * {@link readSelector}: a selector from a file, or written inline on the
+ * command line, in JSON or YAML.
+ *
+ * @module
+ */
+import * as fs from "node:fs";
+import { parse as parseYaml } from "yaml";
+import { SelectorError } from "../lib/errors.ts";
+import { parseSelector } from "./match.ts";
+import type { Selector } from "./types.ts";
+
+function isFile(path: string): boolean {
+  try {
+    return fs.statSync(path).isFile();
+  } catch {
+    return false;
+  }
+}
+
+function firstLine(error: unknown): string {
+  return (error instanceof Error ? error.message : String(error)).split("\n")[0]!;
+}
+
+/**
+ * Reads a selector: from the file `fileOrInline` names when it exists, else
+ * from the text itself as inline JSON or YAML. A top-level `selector:` key is
+ * unwrapped.
+ *
+ * @param fileOrInline a file path, or the selector's text
+ * @returns the validated selector
+ * @throws {SelectorError} for unreadable, unparsable or invalid selectors
+ * @example
+ * ```ts
+ * import { readSelector } from "./mod.ts";
+ * await readSelector('{"rows": {"added": "role"}}');
+ * await readSelector("selector:\n  tables:\n    name: users\n");
+ * ```
+ */
+export async function readSelector(fileOrInline: string): Promise<Selector> {
+  const fromFile = isFile(fileOrInline);
+  let text = fileOrInline;
+  if (fromFile) {
+    try {
+      text = await fs.promises.readFile(fileOrInline, "utf8");
+    } catch (error) {
+      throw new SelectorError(
+        "",
+        `cannot read selector file "${fileOrInline}": ${firstLine(error)}`,
+      );
+    }
+  }
+  const source = fromFile ? `selector file "${fileOrInline}"` : "inline selector";
+  let document: unknown;
+  try {
+    document = parseYaml(text);
+  } catch (error) {
+    throw new SelectorError("", `${source} is not valid JSON or YAML: ${firstLine(error)}`);
+  }
+  if (!fromFile && (typeof document === "string" || document === null)) {
+    throw new SelectorError(
+      "",
+      `"${fileOrInline}" is neither a file nor an inline selector; ` +
+        `give a selector file's path or a JSON/YAML object such as '{"rows": {"added": "role"}}'`,
+    );
+  }
+  return parseSelector(document);
+}

@@ -1,0 +1,143 @@
+/**
+ * One selector's scopes together: `databases`, `tables` and `rows`.
+ *
+ * The selector matches when some database of the diff
+ * 1. passes `databases`,
+ * 2. passes the database-level table criteria (`tables.added`, `removed`,
+ *    `changed`, which look at the whole database), and
+ * 3. when table-level criteria (`tables.name`, `status`, `columns`) or
+ *    `rows` are given, has one table that meets all of them at once.
+ *
+ * With neither `tables` nor `rows`, the database must have changed in the
+ * target planes: `{}` means "something changed", `{"target": "schema"}`
+ * "the schema changed", `{"databases": {"name": "users"}}` "users changed".
+ *
+ * @module
+ */
+import type { DatabaseChange, DatabaseDiff, TableDiff } from "../lib/diff/types.ts";
+import { compileDatabases } from "./databases.ts";
+import { databaseChanged, type Planes, planesName, tableStatus } from "./planes.ts";
+import { compileRowCriterion, type RowCriterion, type RowKind } from "./row_criteria.ts";
+import { compileTables } from "./tables.ts";
+import type { Selector } from "./types.ts";
+import { compileWhereObject, type Condition } from "./where.ts";
+
+/** A compiled selector part. */
+export interface Compiled {
+  test(diff: DatabaseDiff): boolean;
+  /** Whether it matches, and lines for a person (the caller indents them). */
+  explain(diff: DatabaseDiff): { matched: boolean; lines: string[] };
+}
+
+const ROW_KINDS: readonly RowKind[] = ["added", "removed", "changed"];
+/** Most tables an explanation lists for one database. */
+const MAX_TABLES_SHOWN = 8;
+
+/**
+ * Compiles the scopes of one selector (its `$and`/`$or`/`$not` are compiled
+ * by selector/match.ts).
+ *
+ * @param selector the validated selector
+ * @param planes its target planes
+ * @returns the compiled scopes
+ */
+export function compileScopes(selector: Selector, planes: Planes): Compiled {
+  const databases = selector.databases === undefined ? null : compileDatabases(selector.databases);
+  const tables = selector.tables === undefined ? null : compileTables(selector.tables, planes);
+  const tableFilter = tables?.table ?? null;
+  const dbCriteria = tables?.database ?? null;
+  const rows = selector.rows;
+  const byKey: Condition | null = rows?.by_key === undefined
+    ? null
+    : compileWhereObject({ $key: rows.by_key });
+  const given = ROW_KINDS.filter((k) => rows?.[k] !== undefined);
+  const criteria: readonly RowCriterion[] = given.map((k) => compileRowCriterion(k, rows![k]!));
+  // `rows: {}` or `rows: {by_key}` alone: any row change (of the key) will do.
+  const anyKind = ROW_KINDS.map((k) => compileRowCriterion(k, {}));
+  const needsTable = tableFilter !== null || rows !== undefined;
+
+  const rowsHold = (t: TableDiff): boolean =>
+    rows === undefined ||
+    (criteria.length > 0
+      ? criteria.every((c) => c.test(t, byKey))
+      : anyKind.some((c) => c.test(t, byKey)));
+  const tableHolds = (t: TableDiff): boolean =>
+    (tableFilter === null || tableFilter.test(t)) && rowsHold(t);
+  const databaseHolds = (db: DatabaseChange): boolean => {
+    if (databases !== null && !databases.test(db)) return false;
+    if (dbCriteria !== null && !dbCriteria.test(db)) return false;
+    if (needsTable) return db.tables.some(tableHolds);
+    if (tables !== null) return true;
+    return databaseChanged(db, planes);
+  };
+
+  const rowsWitness = (t: TableDiff): string => {
+    if (criteria.length > 0) {
+      return criteria.map((c) => `${c.kind} ${c.explain(t, byKey).text}`).join("; ");
+    }
+    const hit = anyKind.find((c) => c.test(t, byKey));
+    return hit === undefined ? "" : `${hit.kind} ${hit.explain(t, byKey).text}`;
+  };
+  const rowsReason = (t: TableDiff): string => {
+    if (criteria.length > 0) {
+      const failing = criteria.find((c) => !c.test(t, byKey))!;
+      return failing.explain(t, byKey).text;
+    }
+    return byKey === null ? "no row changed" : `no row change has ${byKey.describe()}`;
+  };
+
+  const explainDatabase = (db: DatabaseChange): string[] => {
+    const reason = databases?.explain(db) ?? dbCriteria?.explain(db) ?? null;
+    if (reason !== null) return [`${db.name}: ${reason}`];
+    if (!needsTable) {
+      return [
+        `${db.name}: no change in the ${planesName(planes)} plane${
+          planes.data && planes.schema ? "s" : ""
+        }`,
+      ];
+    }
+    const candidates = db.tables.filter((t) => tableFilter === null || tableFilter.test(t));
+    if (candidates.length === 0) {
+      const list = db.tables.slice(0, MAX_TABLES_SHOWN)
+        .map((t) => `${t.name} ${tableStatus(t, planes)}`).join(", ");
+      const more = db.tables.length > MAX_TABLES_SHOWN ? ", ..." : "";
+      return [
+        `${db.name}: no table has ${tableFilter!.describe()} (tables: ${list || "none"}${more})`,
+      ];
+    }
+    const kinds = criteria.length > 0 ? criteria.map((c) => c.kind) : ROW_KINDS;
+    const busy = candidates.filter((t) => kinds.some((k) => t.counts[k] > 0));
+    const shown = busy.slice(0, MAX_TABLES_SHOWN);
+    const lines = shown.map((t) => `${db.name} > ${t.name}: ${rowsReason(t)}`);
+    const quiet = candidates.length - busy.length;
+    if (busy.length > shown.length) {
+      lines.push(`${db.name}: and ${busy.length - shown.length} more tables`);
+    }
+    if (quiet > 0) {
+      const what = kinds.length === ROW_KINDS.length ? "row changes" : `${kinds.join(" or ")} rows`;
+      lines.push(
+        busy.length === 0
+          ? `${db.name}: no table has ${what}`
+          : `${db.name}: ${quiet} other table(s) have no ${what}`,
+      );
+    }
+    return lines;
+  };
+
+  return {
+    test: (diff) => diff.databases.some(databaseHolds),
+    explain: (diff) => {
+      const hit = diff.databases.find(databaseHolds);
+      if (hit !== undefined) {
+        if (!needsTable) return { matched: true, lines: [hit.name] };
+        const table = hit.tables.find(tableHolds)!;
+        const rowsText = rows === undefined ? "" : ` > ${rowsWitness(table)}`;
+        return { matched: true, lines: [`${hit.name} > ${table.name}${rowsText}`] };
+      }
+      if (diff.databases.length === 0) {
+        return { matched: false, lines: ["the diff has no databases"] };
+      }
+      return { matched: false, lines: diff.databases.flatMap(explainDatabase) };
+    },
+  };
+}

@@ -1,0 +1,281 @@
+/**
+ * Running a whole list of cases against an agent, a few at a time, into a
+ * {@link SuiteResult} that prints the spec's run output.
+ *
+ * @module
+ */
+import { UsageError } from "../errors.ts";
+import { type CheckResult, ERROR, FAIL, type Judge, PASS, SKIP, type Status } from "./check.ts";
+import type { TestCase } from "./case.ts";
+import type { Agent } from "./agent.ts";
+import { type CaseSetup, type CheckLike, type Executor, runCase } from "./evaluate.ts";
+import { Scorecard } from "./scorecard.ts";
+
+/** What {@link runSuite} takes. */
+export interface SuiteOptions {
+  /** Runs the reference SQL; needed when a case has reference_sql. */
+  readonly execute?: Executor | undefined;
+  /** Rules and custom checks, run on every case. */
+  readonly rules?: readonly CheckLike[] | undefined;
+  /** A judge: adds the judge checks to every case. */
+  readonly judge?: Judge | undefined;
+  /** Judge calls in flight at once, across all cases. Default 2. */
+  readonly judgeConcurrency?: number | undefined;
+  /** Cases run at the same time. Default 4. */
+  readonly concurrency?: number | undefined;
+  /** Milliseconds a case's agent call and reference SQL may take before it is an ERROR. */
+  readonly timeoutMs?: number | undefined;
+  /** Run only the cases with one of these tags. */
+  readonly tags?: readonly string[] | undefined;
+  /** Called after each case, in the order cases finish. */
+  readonly onProgress?:
+    | ((done: number, total: number, result: CaseResult) => void)
+    | undefined;
+  /** Per-case setup and teardown around the agent call (e.g. a database copy). */
+  readonly setup?: CaseSetup | undefined;
+}
+
+/** The result of one case in a suite. */
+export interface CaseResult {
+  readonly id: string;
+  readonly question: string;
+  readonly tags: readonly string[];
+  readonly verdict: Status;
+  /** The first stage with a failed check, for a FAIL. */
+  readonly failedStage: string | undefined;
+  /** Why the test could not run, for an ERROR. */
+  readonly error: string | undefined;
+  readonly checks: readonly CheckResult[];
+  /** Wall time of the case, in milliseconds. */
+  readonly durationMs: number;
+  /** The full scorecard, with the trace. */
+  readonly scorecard: Scorecard;
+}
+
+/** Totals of a suite. */
+export interface SuiteTotals {
+  readonly total: number;
+  readonly passed: number;
+  readonly failed: number;
+  readonly errors: number;
+  readonly skipped: number;
+}
+
+/**
+ * The lines printed under a case that did not pass: its test-level error, or
+ * each failed (or errored) check at its first failing stage as
+ * `stage / name: detail`.
+ *
+ * @param c a case result
+ * @returns the lines, without indentation
+ */
+export function caseProblems(
+  c: Pick<CaseResult, "verdict" | "error" | "failedStage" | "checks">,
+): string[] {
+  if (c.verdict === PASS || c.verdict === SKIP) return [];
+  if (c.error !== undefined) return [c.error];
+  const status = c.verdict === FAIL ? FAIL : ERROR;
+  const first = c.verdict === FAIL
+    ? c.failedStage
+    : c.checks.find((r) => r.status === ERROR)?.stage;
+  return c.checks
+    .filter((r) => r.status === status && r.stage === first)
+    .map((r) => `${r.stage} / ${r.name}: ${r.detail}`.replace(/: $/, ""));
+}
+
+/**
+ * The spec's run output: one line per case (verdict, id), the problem of each
+ * case that did not pass, then the totals and the first failing stages.
+ *
+ * @param cases the case results, in file order
+ * @param totals the totals
+ * @param failuresByStage FAIL cases counted by first failing stage
+ * @returns the text, without a final newline
+ */
+export function suiteSummary(
+  cases: readonly Pick<CaseResult, "id" | "verdict" | "error" | "failedStage" | "checks">[],
+  totals: SuiteTotals,
+  failuresByStage: Readonly<Record<string, number>>,
+): string {
+  const lines: string[] = [];
+  for (const c of cases) {
+    lines.push(`${c.verdict.padEnd(6)}${c.id}`);
+    for (const p of caseProblems(c)) lines.push(`      ${p}`);
+  }
+  lines.push("");
+  const pct = totals.total === 0 ? 0 : Math.round((100 * totals.passed) / totals.total);
+  const skipped = totals.skipped > 0 ? `, ${totals.skipped} skipped` : "";
+  lines.push(
+    `${totals.passed} of ${totals.total} passed (${pct}%), ${totals.failed} failed, ${totals.errors} errors${skipped}`,
+  );
+  for (const [stage, n] of Object.entries(failuresByStage)) {
+    lines.push(`  first failing stage ${stage}: ${n}`);
+  }
+  return lines.join("\n");
+}
+
+/** The result of {@link runSuite}. */
+export class SuiteResult implements SuiteTotals {
+  /** Every case, in the order of the cases given. */
+  readonly cases: readonly CaseResult[];
+  readonly total: number;
+  readonly passed: number;
+  readonly failed: number;
+  readonly errors: number;
+  readonly skipped: number;
+  /** FAIL cases counted by their first failing stage, most frequent first. */
+  readonly failuresByStage: Readonly<Record<string, number>>;
+  /** How many times the judge was called. */
+  readonly judgeCalls: number;
+  /** Wall time of the run, in milliseconds. */
+  readonly durationMs: number;
+
+  /**
+   * @param cases the case results, in order
+   * @param judgeCalls judge calls made
+   * @param durationMs wall time
+   */
+  constructor(cases: readonly CaseResult[], judgeCalls = 0, durationMs = 0) {
+    this.cases = cases;
+    const count = (s: Status) => cases.filter((c) => c.verdict === s).length;
+    this.total = cases.length;
+    this.passed = count(PASS);
+    this.failed = count(FAIL);
+    this.errors = count(ERROR);
+    this.skipped = count(SKIP);
+    const byStage = new Map<string, number>();
+    for (const c of cases) {
+      if (c.verdict === FAIL && c.failedStage !== undefined) {
+        byStage.set(c.failedStage, (byStage.get(c.failedStage) ?? 0) + 1);
+      }
+    }
+    this.failuresByStage = Object.fromEntries(
+      [...byStage].sort((a, b) => b[1] - a[1]), // stable: ties keep first-seen order
+    );
+    this.judgeCalls = judgeCalls;
+    this.durationMs = durationMs;
+  }
+
+  /** 0 when no case failed or errored, else 1 (the CLI's exit code). */
+  get exitCode(): 0 | 1 {
+    return this.failed === 0 && this.errors === 0 ? 0 : 1;
+  }
+
+  /**
+   * The run output exactly as the spec prints it.
+   *
+   * @returns the text, without a final newline
+   */
+  summary(): string {
+    return suiteSummary(this.cases, this, this.failuresByStage);
+  }
+}
+
+/** A judge that counts its calls and lets at most `limit` run at once. */
+function limitedJudge(judge: Judge, limit: number): { judge: Judge; calls: () => number } {
+  let calls = 0;
+  let running = 0;
+  const waiting: (() => void)[] = [];
+  const wrapped: Judge = async (prompt) => {
+    calls++;
+    while (running >= limit) await new Promise<void>((resolve) => waiting.push(resolve));
+    running++;
+    try {
+      return await judge(prompt);
+    } finally {
+      running--;
+      waiting.shift()?.();
+    }
+  };
+  return { judge: wrapped, calls: () => calls };
+}
+
+function positive(name: string, value: number | undefined, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (!Number.isInteger(value) || value < 1) {
+    throw new UsageError(`${name} must be a whole number of at least 1, got ${value}`);
+  }
+  return value;
+}
+
+/**
+ * Runs every case (or those with one of `tags`) against the agent, up to
+ * `concurrency` at a time. A case whose agent raises, hangs past
+ * `timeoutMs` or returns something that is not a trace is an ERROR; the
+ * suite always finishes.
+ *
+ * @param cases the cases, e.g. from loadCases()
+ * @param agent the agent
+ * @param options executor, rules, judge, concurrency, timeout, tags, progress
+ * @returns the result; print `result.summary()`, exit with `result.exitCode`
+ * @throws {UsageError} when a case has reference_sql and no `execute` is given
+ * @example
+ * ```ts
+ * import { runSuite } from "./suite.ts";
+ * import { defineCase } from "./cases.ts";
+ * const cases = [defineCase({ question: "How many?", expect: { rows: [{ n: 2 }] } })];
+ * const result = await runSuite(cases, () => ({ rows: [{ total: 2 }], answer: "2" }));
+ * console.log(result.summary()); // PASS  how-many ...
+ * ```
+ */
+export async function runSuite(
+  cases: readonly TestCase[],
+  agent: Agent,
+  options: SuiteOptions = {},
+): Promise<SuiteResult> {
+  const started = performance.now();
+  const concurrency = positive("concurrency", options.concurrency, 4);
+  const tags = options.tags;
+  const selected = tags === undefined
+    ? cases
+    : cases.filter((c) => c.tags.some((t) => tags.includes(t)));
+  if (options.execute === undefined && selected.some((c) => c.reference_sql !== undefined)) {
+    throw new UsageError("some cases have reference_sql; pass --execute");
+  }
+  const limited = options.judge === undefined
+    ? undefined
+    : limitedJudge(options.judge, positive("judgeConcurrency", options.judgeConcurrency, 2));
+  const caseOptions = {
+    execute: options.execute,
+    rules: options.rules,
+    judge: limited?.judge,
+    timeoutMs: options.timeoutMs,
+    setup: options.setup,
+  };
+
+  const results: CaseResult[] = new Array(selected.length);
+  let next = 0;
+  let done = 0;
+  const worker = async (): Promise<void> => {
+    while (next < selected.length) {
+      const i = next++;
+      const testCase = selected[i]!;
+      const t0 = performance.now();
+      const card = await runCase(testCase, agent, caseOptions).catch((e: unknown) =>
+        // A bug of ours or of a check must not stop the other cases.
+        new Scorecard({
+          question: testCase.question,
+          id: testCase.id,
+          checks: [],
+          error: `internal error: ${e instanceof Error ? e.message : String(e)}`,
+        })
+      );
+      const result: CaseResult = {
+        id: testCase.id,
+        question: testCase.question,
+        tags: testCase.tags,
+        verdict: card.verdict,
+        failedStage: card.failedStage,
+        error: card.error,
+        checks: card.checks,
+        durationMs: performance.now() - t0,
+        scorecard: card,
+      };
+      results[i] = result;
+      done++;
+      options.onProgress?.(done, selected.length, result);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(concurrency, selected.length) }, worker));
+  return new SuiteResult(results, limited?.calls() ?? 0, performance.now() - started);
+}

@@ -87,7 +87,7 @@ export function scanSql(sql: string, dialect: string): Scan {
     const next = sql[i + 1] ?? "";
     if (c === "-" && next === "-") {
       const after = sql[i + 2];
-      if (lex.mysql && after !== undefined && !/[\s\x00-\x1f]/.test(after)) {
+      if (lex.mysql && after !== undefined && !(/\s/.test(after) || after.charCodeAt(0) < 0x20)) {
         return {
           ok: false,
           problem: `MySQL reads "--${after}" as minus signs, not a comment; write "-- " or "- -"`,

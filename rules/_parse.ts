@@ -53,7 +53,9 @@ export function loadParser(dialect: Dialect): Promise<SqlParser> {
     p = LOADERS[dialect]().then((m) => {
       const mod = m as ParserModule;
       const Parser = mod.Parser ?? mod.default?.Parser;
-      if (Parser === undefined) throw new Error(`node-sql-parser build for ${dialect} has no Parser`);
+      if (Parser === undefined) {
+        throw new Error(`node-sql-parser build for ${dialect} has no Parser`);
+      }
       return new Parser();
     });
     parsers.set(dialect, p);
@@ -88,7 +90,9 @@ export async function parseSqlModel(sql: string, dialect: Dialect | string): Pro
   } catch (e) {
     throw new UnreadableSql(`cannot parse the SQL as ${d}${where(e)}: ${shorten(errorText(e))}`);
   }
-  const list = (Array.isArray(ast) ? ast : [ast]).filter((s) => typeof s === "object" && s !== null);
+  const list = (Array.isArray(ast) ? ast : [ast]).filter((s) =>
+    typeof s === "object" && s !== null
+  );
   try {
     const statements = list.map((s) =>
       buildStatement(s, { dialect: d, backslashes: scan.backslashes })

@@ -46,4 +46,3 @@ export function toDialect(dialect: string | undefined): Dialect {
     `Unknown SQL dialect "${dialect}": use one of ${DIALECTS.join(", ")}`,
   );
 }
-

@@ -5,7 +5,9 @@ import type { CheckResult } from "../lib/eval/check.ts";
 import { TenantFilter, type TenantFilterOptions } from "./tenant_filter.ts";
 
 async function check(sql: string, options: TenantFilterOptions = {}): Promise<CheckResult> {
-  return (await new TenantFilter("store_id", options).run(Trace.simple("q", { sql }))) as CheckResult;
+  return (await new TenantFilter("store_id", options).run(
+    Trace.simple("q", { sql }),
+  )) as CheckResult;
 }
 
 describe("TenantFilter", () => {
@@ -20,15 +22,52 @@ describe("TenantFilter", () => {
   });
 
   const cases: [string, string, TenantFilterOptions, string][] = [
-    ["accepts any constant without a value", "SELECT * FROM orders WHERE store_id = 's9'", {}, "PASS"],
-    ["accepts a bind parameter without a value", "SELECT * FROM orders WHERE store_id = ?", {}, "PASS"],
-    ["refuses a bind parameter when a value is given", "SELECT * FROM orders WHERE store_id = ?", { value: "s1" }, "FAIL"],
-    ["refuses two tenants in IN without a value", "SELECT * FROM orders WHERE store_id IN ('a', 'b')", {}, "FAIL"],
+    [
+      "accepts any constant without a value",
+      "SELECT * FROM orders WHERE store_id = 's9'",
+      {},
+      "PASS",
+    ],
+    [
+      "accepts a bind parameter without a value",
+      "SELECT * FROM orders WHERE store_id = ?",
+      {},
+      "PASS",
+    ],
+    ["refuses a bind parameter when a value is given", "SELECT * FROM orders WHERE store_id = ?", {
+      value: "s1",
+    }, "FAIL"],
+    [
+      "refuses two tenants in IN without a value",
+      "SELECT * FROM orders WHERE store_id IN ('a', 'b')",
+      {},
+      "FAIL",
+    ],
     ["matches a numeric value", "SELECT * FROM orders WHERE store_id = 7", { value: 7 }, "PASS"],
-    ["checks only the listed tables", "SELECT * FROM orders o JOIN stores s ON s.id = o.sid WHERE o.store_id = 's1'", { tables: ["orders"] }, "PASS"],
-    ["fails a listed table that is unfiltered", "SELECT * FROM stores s JOIN orders o ON s.id = o.sid WHERE s.store_id = 's1'", { tables: ["orders"] }, "FAIL"],
-    ["does not count a table name once the table has an alias", "SELECT * FROM orders o JOIN items i ON i.id = o.id WHERE orders.store_id = 's1' AND i.store_id = 's1'", {}, "FAIL"],
-    ["counts a RIGHT JOIN's ON for the left side", "SELECT * FROM orders o RIGHT JOIN items i ON i.id = o.id AND o.store_id = 's1' WHERE i.store_id = 's1'", { dialect: "postgres" }, "PASS"],
+    [
+      "checks only the listed tables",
+      "SELECT * FROM orders o JOIN stores s ON s.id = o.sid WHERE o.store_id = 's1'",
+      { tables: ["orders"] },
+      "PASS",
+    ],
+    [
+      "fails a listed table that is unfiltered",
+      "SELECT * FROM stores s JOIN orders o ON s.id = o.sid WHERE s.store_id = 's1'",
+      { tables: ["orders"] },
+      "FAIL",
+    ],
+    [
+      "does not count a table name once the table has an alias",
+      "SELECT * FROM orders o JOIN items i ON i.id = o.id WHERE orders.store_id = 's1' AND i.store_id = 's1'",
+      {},
+      "FAIL",
+    ],
+    [
+      "counts a RIGHT JOIN's ON for the left side",
+      "SELECT * FROM orders o RIGHT JOIN items i ON i.id = o.id AND o.store_id = 's1' WHERE i.store_id = 's1'",
+      { dialect: "postgres" },
+      "PASS",
+    ],
     ["passes SQL without tables", "SELECT 1", {}, "PASS"],
   ];
   for (const [name, sql, options, status] of cases) {

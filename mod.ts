@@ -82,6 +82,32 @@ export {
 } from "./lib/eval/trace.ts";
 
 // SQL rules (rules/)
+export {
+  AllowedColumns,
+  AllowedTables,
+  type ColumnRef,
+  DEFAULT_FORBIDDEN_FUNCTIONS,
+  type Dialect,
+  DIALECTS,
+  type Literal,
+  type NameSource,
+  NoJoins,
+  NoSubqueries,
+  NumbersGrounded,
+  type Predicate,
+  type QueryLevel,
+  type QueryModel,
+  ReadOnly,
+  type ReadOnlyOptions,
+  type Source,
+  SqlRule,
+  type SqlRuleOptions,
+  type Statement,
+  type TableRef,
+  tableRefs,
+  TenantFilter,
+  type TenantFilterOptions,
+} from "./rules/mod.ts";
 
 // LLM judge (lib/judge)
 export { JudgeError } from "./lib/errors.ts";

@@ -55,6 +55,17 @@ export {
   type SkippedTable,
   type TableDiff,
 } from "./lib/diff/types.ts";
+export { diffSqliteDatabases } from "./lib/diff/diff_sqlite.ts";
+export {
+  DEFAULT_DB_PATTERNS,
+  type DatabaseSource,
+  diffFilesystemDatabases,
+  type FilesystemDiffOptions,
+} from "./lib/diff/diff_filesystem.ts";
+export { diffDatabaseDiffs } from "./lib/diff/diff_of_diffs.ts";
+export { diffFromJson, diffToJson } from "./lib/diff/json.ts";
+export { DEFAULT_MAX_ROWS, type DiffOptions } from "./lib/diff/options.ts";
+export { renderDiffText, type RenderOptions } from "./lib/diff/render_text.ts";
 
 // Selectors (selector/)
 
@@ -89,20 +100,20 @@ export {
   DEFAULT_FORBIDDEN_FUNCTIONS,
   type Dialect,
   DIALECTS,
-  type Literal,
   type NameSource,
   NoJoins,
   NoSubqueries,
   NumbersGrounded,
-  type Predicate,
   type QueryLevel,
   type QueryModel,
+  type QueryPredicate,
+  type QuerySource,
   ReadOnly,
   type ReadOnlyOptions,
-  type Source,
+  type SqlLiteral,
   SqlRule,
   type SqlRuleOptions,
-  type Statement,
+  type SqlStatement,
   type TableRef,
   tableRefs,
   TenantFilter,

@@ -13,11 +13,11 @@ import type { Backslashes } from "./_lex.ts";
 import { unescapeLiteral } from "./_lex.ts";
 import type {
   ColumnRef,
-  Literal,
-  Predicate,
   QueryLevel,
-  Source,
-  Statement,
+  QueryPredicate,
+  QuerySource,
+  SqlLiteral,
+  SqlStatement,
 } from "./query_model.ts";
 
 type Node = { readonly [key: string]: unknown };
@@ -37,7 +37,7 @@ function identName(v: unknown): string | null {
   return null;
 }
 
-/** Statement kinds that read, in any dialect's tree. */
+/** SqlStatement kinds that read, in any dialect's tree. */
 const SELECT = "select";
 
 /** Keys the select walker handles itself; every other key is walked for expressions. */
@@ -56,7 +56,7 @@ export interface BuildOptions {
  * @param options the dialect and how to read string literals
  * @returns the statement
  */
-export function buildStatement(ast: unknown, options: BuildOptions): Statement {
+export function buildStatement(ast: unknown, options: BuildOptions): SqlStatement {
   const b = new Builder(options);
   const node = isNode(ast) ? ast : {};
   const kind = String(node["type"] ?? "unknown").toLowerCase();
@@ -79,8 +79,8 @@ interface MutableLevel {
   id: number;
   parent: number | null;
   origin: QueryLevel["origin"];
-  sources: Source[];
-  predicates: Predicate[];
+  sources: QuerySource[];
+  predicates: QueryPredicate[];
   joins: number;
 }
 
@@ -259,7 +259,7 @@ class Builder {
       }
       const join = typeof item["join"] === "string" ? item["join"].toUpperCase() : null;
       if (join !== null || index > 0) level.joins++;
-      const appliesTo: Predicate["appliesTo"] = join === null
+      const appliesTo: QueryPredicate["appliesTo"] = join === null
         ? "all"
         : join.includes("LEFT")
         ? [index]
@@ -276,8 +276,8 @@ class Builder {
   #addPredicate(
     level: MutableLevel,
     expr: unknown,
-    appliesTo: Predicate["appliesTo"],
-    clause: Predicate["clause"],
+    appliesTo: QueryPredicate["appliesTo"],
+    clause: QueryPredicate["clause"],
   ): void {
     const p = this.#predicateOf(expr, appliesTo, clause);
     if (p !== null) level.predicates.push(p);
@@ -286,9 +286,9 @@ class Builder {
   /** `col = literal`, `literal = col` or `col IN (literal, ...)`, else null. */
   #predicateOf(
     expr: unknown,
-    appliesTo: Predicate["appliesTo"],
-    clause: Predicate["clause"],
-  ): Predicate | null {
+    appliesTo: QueryPredicate["appliesTo"],
+    clause: QueryPredicate["clause"],
+  ): QueryPredicate | null {
     if (!isNode(expr) || expr["type"] !== "binary_expr") return null;
     const op = String(expr["operator"]).toUpperCase();
     const dialect = this.#options.dialect;
@@ -305,12 +305,12 @@ class Builder {
       if (!isNode(list) || list["type"] !== "expr_list") return null;
       const values = asList(list["value"]).map((v) => this.#literalOf(v));
       if (values.length === 0 || values.some((v) => v === null)) return null;
-      return { column: left, operator: "IN", values: values as Literal[], appliesTo, clause };
+      return { column: left, operator: "IN", values: values as SqlLiteral[], appliesTo, clause };
     }
     return null;
   }
 
-  #literalOf(v: unknown): Literal | null {
+  #literalOf(v: unknown): SqlLiteral | null {
     if (!isNode(v)) return null;
     const type = v["type"];
     const raw = v["value"];

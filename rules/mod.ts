@@ -22,13 +22,13 @@ export type { NameSource } from "./allowed_names.ts";
 export { type Dialect, DIALECTS, toDialect } from "./dialect.ts";
 export {
   type ColumnRef,
-  type Literal,
-  type Predicate,
   pyList,
   type QueryLevel,
   type QueryModel,
-  type Source,
-  type Statement,
+  type QueryPredicate,
+  type QuerySource,
+  type SqlLiteral,
+  type SqlStatement,
   type TableRef,
   tableRefs,
 } from "./query_model.ts";

@@ -19,14 +19,14 @@ export interface ColumnRef {
 }
 
 /** A constant the SQL compares with: a string, number, boolean or bind parameter. */
-export interface Literal {
+export interface SqlLiteral {
   readonly kind: "string" | "number" | "boolean" | "parameter";
   /** The value as the database sees it (strings unescaped), or the parameter's text. */
   readonly value: string;
 }
 
 /** One FROM item of a query level. */
-export interface Source {
+export interface QuerySource {
   /** `table` (a real table or view), `cte` (a WITH name), `derived` (a subquery) or `function`. */
   readonly kind: "table" | "cte" | "derived" | "function";
   /** The table or CTE name (empty for a derived table or function). */
@@ -42,10 +42,10 @@ export interface Source {
  * constants: `col = 'x'` or `col IN ('x', 'y')`. Other conjuncts (ranges,
  * LIKE, comparisons between columns) are not kept: no rule needs them.
  */
-export interface Predicate {
+export interface QueryPredicate {
   readonly column: ColumnRef;
   readonly operator: "=" | "IN";
-  readonly values: readonly Literal[];
+  readonly values: readonly SqlLiteral[];
   /**
    * The sources (indexes into the level's sources) whose rows it constrains:
    * `all` for WHERE and inner-join ON; the right side of a LEFT JOIN ON; the
@@ -62,14 +62,14 @@ export interface QueryLevel {
   /** The enclosing level, or null for a statement's top level. */
   readonly parent: number | null;
   readonly origin: "statement" | "cte" | "derived" | "subquery" | "set-branch";
-  readonly sources: readonly Source[];
-  readonly predicates: readonly Predicate[];
+  readonly sources: readonly QuerySource[];
+  readonly predicates: readonly QueryPredicate[];
   /** Explicit JOINs plus comma joins. */
   readonly joins: number;
 }
 
 /** One statement of the SQL text. */
-export interface Statement {
+export interface SqlStatement {
   /** The statement kind in lower case: select, insert, update, delete, create, drop, set, ... */
   readonly kind: string;
   /** Every query level; index 0 is the statement itself. */
@@ -95,11 +95,11 @@ export interface Statement {
 /** A parsed SQL text: one entry per statement. */
 export interface QueryModel {
   readonly dialect: string;
-  readonly statements: readonly Statement[];
+  readonly statements: readonly SqlStatement[];
 }
 
 /** A table reference with the level it belongs to. */
-export interface TableRef extends Source {
+export interface TableRef extends QuerySource {
   readonly kind: "table";
   readonly level: QueryLevel;
   /** Its index in the level's sources. */
@@ -119,7 +119,7 @@ export interface TableRef extends Source {
  * tableRefs(model.statements[0]!).map((t) => t.alias); // ["o"]
  * ```
  */
-export function tableRefs(statement: Statement): TableRef[] {
+export function tableRefs(statement: SqlStatement): TableRef[] {
   const refs: TableRef[] = [];
   for (const level of statement.levels) {
     level.sources.forEach((source, index) => {

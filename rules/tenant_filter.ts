@@ -7,9 +7,9 @@ import type { Trace } from "../lib/eval/trace.ts";
 import { SqlRule, type SqlRuleOptions } from "./sql_rule.ts";
 import {
   type ColumnRef,
-  type Predicate,
   pyList,
   type QueryModel,
+  type QueryPredicate,
   type TableRef,
   tableRefs,
 } from "./query_model.ts";
@@ -101,12 +101,12 @@ export class TenantFilter extends SqlRule {
       : qualifier === ref.name.toLowerCase();
   }
 
-  #rightValues(p: Predicate): boolean {
+  #rightValues(p: QueryPredicate): boolean {
     if (this.value === undefined) return p.values.length === 1;
     return p.values.every((v) => v.kind !== "parameter" && v.value === this.value);
   }
 }
 
-function applies(p: Predicate, index: number): boolean {
+function applies(p: QueryPredicate, index: number): boolean {
   return p.appliesTo === "all" || p.appliesTo.includes(index);
 }

@@ -1,0 +1,61 @@
+/**
+ * The short Markdown report of a run (`run --md`), to share in a pull
+ * request or a chat.
+ *
+ * @module
+ */
+import { PASS, SKIP } from "./check.ts";
+import { caseProblems, type SuiteResult } from "./suite.ts";
+import { type RunFile, toRunFile } from "./run_file.ts";
+
+function cell(text: string): string {
+  return text.replaceAll("\\", "\\\\").replaceAll("|", "\\|").replaceAll("\n", " ");
+}
+
+/**
+ * A short Markdown report: the totals, a table of the cases that did not
+ * pass (verdict, case, first failing stage, why), and the failures per stage.
+ *
+ * @param result what runSuite returned, or a run file
+ * @returns the Markdown, without a final newline
+ * @example
+ * ```ts
+ * import { markdownReport } from "./report_md.ts";
+ * import { runSuite } from "./suite.ts";
+ * import { defineCase } from "./cases.ts";
+ * const result = await runSuite([defineCase({ question: "Q" })], () => "an answer");
+ * markdownReport(result).split("\n")[0]; // "# dbagenteval report"
+ * ```
+ */
+export function markdownReport(result: SuiteResult | RunFile): string {
+  const run = "format" in result ? result : toRunFile(result);
+  const t = run.totals;
+  const pct = t.total === 0 ? 0 : Math.round((100 * t.passed) / t.total);
+  const skipped = t.skipped > 0 ? `, ${t.skipped} skipped` : "";
+  const lines = [
+    "# dbagenteval report",
+    "",
+    `**${t.passed} of ${t.total} passed (${pct}%), ${t.failed} failed, ${t.errors} errors${skipped}**`,
+  ];
+  if (run.judge_calls > 0) lines.push("", `Judge calls: ${run.judge_calls}`);
+  const notPassing = run.cases.filter((c) => c.verdict !== PASS && c.verdict !== SKIP);
+  if (notPassing.length > 0) {
+    lines.push("", "## Cases that did not pass", "");
+    lines.push("| Verdict | Case | First failing stage | Why |", "| --- | --- | --- | --- |");
+    for (const c of notPassing) {
+      const why = caseProblems({
+        verdict: c.verdict,
+        error: c.error ?? undefined,
+        failedStage: c.failed_stage ?? undefined,
+        checks: c.checks,
+      }).join("; ");
+      lines.push(`| ${c.verdict} | ${cell(c.id)} | ${cell(c.failed_stage ?? "")} | ${cell(why)} |`);
+    }
+  }
+  const stages = Object.entries(run.failures_by_stage);
+  if (stages.length > 0) {
+    lines.push("", "## First failing stage", "", "| Stage | Cases |", "| --- | ---: |");
+    for (const [stage, n] of stages) lines.push(`| ${cell(stage)} | ${n} |`);
+  }
+  return lines.join("\n");
+}

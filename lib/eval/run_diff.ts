@@ -1,0 +1,133 @@
+/**
+ * Comparing two saved runs: regressions, fixes, added and removed cases,
+ * printed as the spec's Markdown.
+ *
+ * @module
+ */
+import { PASS, type Status } from "./check.ts";
+import { caseProblems, type SuiteResult } from "./suite.ts";
+import { type RunFile, type RunFileCase, toRunFile } from "./run_file.ts";
+
+/** A case in both runs whose verdict changed. */
+export interface RunChange {
+  readonly id: string;
+  readonly before: Status;
+  readonly after: Status;
+  /** Why it does not pass now, when it does not (`stage / check: detail`). */
+  readonly problems: readonly string[];
+}
+
+/** A case in only one of the runs. */
+export interface RunEntry {
+  readonly id: string;
+  readonly verdict: Status;
+}
+
+function problemsOf(c: RunFileCase): string[] {
+  return caseProblems({
+    verdict: c.verdict,
+    error: c.error ?? undefined,
+    failedStage: c.failed_stage ?? undefined,
+    checks: c.checks,
+  });
+}
+
+/** The difference between two runs, by case id. */
+export class RunDiff {
+  /** Passed before, not passing now. */
+  readonly regressions: readonly RunChange[];
+  /** Not passing before, passing now. */
+  readonly fixes: readonly RunChange[];
+  /** Other verdict changes, e.g. FAIL -> ERROR. */
+  readonly changed: readonly RunChange[];
+  /** Only in the later run. */
+  readonly added: readonly RunEntry[];
+  /** Only in the earlier run. */
+  readonly removed: readonly RunEntry[];
+
+  /**
+   * @param before the earlier run
+   * @param after the later run
+   */
+  constructor(before: RunFile, after: RunFile) {
+    const old = new Map(before.cases.map((c) => [c.id, c]));
+    const now = new Set(after.cases.map((c) => c.id));
+    const regressions: RunChange[] = [];
+    const fixes: RunChange[] = [];
+    const changed: RunChange[] = [];
+    const added: RunEntry[] = [];
+    for (const c of after.cases) {
+      const b = old.get(c.id);
+      if (b === undefined) {
+        added.push({ id: c.id, verdict: c.verdict });
+        continue;
+      }
+      if (b.verdict === c.verdict) continue;
+      const change = { id: c.id, before: b.verdict, after: c.verdict, problems: problemsOf(c) };
+      if (b.verdict === PASS) regressions.push(change);
+      else if (c.verdict === PASS) fixes.push(change);
+      else changed.push(change);
+    }
+    this.regressions = regressions;
+    this.fixes = fixes;
+    this.changed = changed;
+    this.added = added;
+    this.removed = before.cases.filter((c) => !now.has(c.id)).map((c) => ({
+      id: c.id,
+      verdict: c.verdict,
+    }));
+  }
+
+  /** 1 when there is a regression, else 0 (the `diff` command's exit code). */
+  get exitCode(): 0 | 1 {
+    return this.regressions.length > 0 ? 1 : 0;
+  }
+
+  /**
+   * The diff as the spec prints it: a title, the counts in bold, then a
+   * section per non-empty group (Regressions, Fixes, Other changes, Added,
+   * Removed).
+   *
+   * @returns the Markdown, without a final newline
+   */
+  markdown(): string {
+    const lines = [
+      "# dbagenteval diff",
+      "",
+      `**${this.regressions.length} regressions, ${this.fixes.length} fixes, ${this.added.length} added, ${this.removed.length} removed**`,
+    ];
+    const section = (title: string, items: string[]) => {
+      if (items.length === 0) return;
+      lines.push("", `## ${title}`, "", ...items);
+    };
+    const change = (c: RunChange) => [
+      `- ${c.id} (${c.before} -> ${c.after})`,
+      ...c.problems.map((p) => `  - ${p}`),
+    ];
+    section("Regressions", this.regressions.flatMap(change));
+    section("Fixes", this.fixes.flatMap(change));
+    section("Other changes", this.changed.flatMap(change));
+    section("Added", this.added.map((c) => `- ${c.id} (${c.verdict})`));
+    section("Removed", this.removed.map((c) => `- ${c.id} (was ${c.verdict})`));
+    return lines.join("\n");
+  }
+}
+
+/**
+ * Compares two runs by case id.
+ *
+ * @param before the earlier run (a run file, or a suite result)
+ * @param after the later run
+ * @returns the diff; print `diff.markdown()`, exit with `diff.exitCode`
+ * @example
+ * ```ts
+ * import { diffRuns } from "./run_diff.ts";
+ * import { readRunFile } from "./run_file.ts";
+ * const diff = diffRuns(await readRunFile("before.json"), await readRunFile("after.json"));
+ * console.log(diff.markdown());
+ * ```
+ */
+export function diffRuns(before: RunFile | SuiteResult, after: RunFile | SuiteResult): RunDiff {
+  const file = (r: RunFile | SuiteResult) => ("format" in r ? r : toRunFile(r));
+  return new RunDiff(file(before), file(after));
+}

@@ -1,0 +1,232 @@
+/**
+ * The `--json` run file: a versioned JSON document of a whole run, which
+ * `diff` reads back (documented in docs/run-format.md).
+ *
+ * @module
+ */
+import { readFile } from "node:fs/promises";
+import * as v from "valibot";
+import { UsageError } from "../errors.ts";
+import { VERSION } from "../version.ts";
+import { jsonText } from "./_json.ts";
+import type { Status } from "./check.ts";
+import type { SuiteResult } from "./suite.ts";
+
+/** The `format` value of every run file. */
+export const RUN_FORMAT = "dbagenteval-run";
+/** The run file version this library writes, and the newest it reads. */
+export const RUN_FORMAT_VERSION = 1;
+
+/** One check's finding in a run file. */
+export interface RunFileCheck {
+  readonly stage: string;
+  readonly name: string;
+  readonly status: Status;
+  readonly detail: string;
+}
+
+/** One case in a run file. */
+export interface RunFileCase {
+  readonly id: string;
+  readonly question: string;
+  readonly tags: readonly string[];
+  readonly verdict: Status;
+  readonly failed_stage: string | null;
+  readonly error: string | null;
+  readonly duration_ms: number;
+  /** The agent's answer text, when it gave one. */
+  readonly answer: string | null;
+  /** The agent's SQL (its last generate stage), when it gave one. */
+  readonly sql: string | null;
+  readonly checks: readonly RunFileCheck[];
+}
+
+/** A whole run, as `run --json` saves it. */
+export interface RunFile {
+  readonly format: typeof RUN_FORMAT;
+  readonly version: number;
+  readonly tool_version: string;
+  readonly created_at: string;
+  readonly totals: {
+    readonly total: number;
+    readonly passed: number;
+    readonly failed: number;
+    readonly errors: number;
+    readonly skipped: number;
+  };
+  readonly failures_by_stage: Readonly<Record<string, number>>;
+  readonly judge_calls: number;
+  readonly duration_ms: number;
+  readonly cases: readonly RunFileCase[];
+}
+
+function text(value: unknown): string | null {
+  if (value === undefined || value === null) return null;
+  return typeof value === "string" ? value : jsonText(value);
+}
+
+/**
+ * The run file of a suite result (a plain, JSON-safe object).
+ *
+ * @param result what runSuite returned
+ * @param createdAt the time stamp to record; now by default
+ * @returns the run file; write it with `JSON.stringify(file, null, 2)`
+ * @example
+ * ```ts
+ * import { toRunFile } from "./run_file.ts";
+ * import { runSuite } from "./suite.ts";
+ * import { defineCase } from "./cases.ts";
+ * const result = await runSuite([defineCase({ question: "Q" })], () => "an answer");
+ * JSON.stringify(toRunFile(result), null, 2);
+ * ```
+ */
+export function toRunFile(result: SuiteResult, createdAt: Date = new Date()): RunFile {
+  return {
+    format: RUN_FORMAT,
+    version: RUN_FORMAT_VERSION,
+    tool_version: VERSION,
+    created_at: createdAt.toISOString(),
+    totals: {
+      total: result.total,
+      passed: result.passed,
+      failed: result.failed,
+      errors: result.errors,
+      skipped: result.skipped,
+    },
+    failures_by_stage: { ...result.failuresByStage },
+    judge_calls: result.judgeCalls,
+    duration_ms: round(result.durationMs),
+    cases: result.cases.map((c) => ({
+      id: c.id,
+      question: c.question,
+      tags: [...c.tags],
+      verdict: c.verdict,
+      failed_stage: c.failedStage ?? null,
+      error: c.error ?? null,
+      duration_ms: round(c.durationMs),
+      answer: text(c.scorecard.trace?.lastOf("answer")?.output),
+      sql: text(c.scorecard.trace?.lastOf("generate")?.output),
+      checks: c.checks.map((r) => ({
+        stage: r.stage,
+        name: r.name,
+        status: r.status,
+        detail: r.detail,
+      })),
+    })),
+  };
+}
+
+function round(ms: number): number {
+  return Math.round(ms * 1000) / 1000;
+}
+
+const StatusSchema = v.picklist(["PASS", "FAIL", "ERROR", "SKIP"]);
+const Count = v.pipe(v.number(), v.integer(), v.minValue(0));
+
+const RunFileSchema = v.object({
+  format: v.literal(RUN_FORMAT),
+  version: v.pipe(v.number(), v.integer(), v.minValue(1)),
+  tool_version: v.string(),
+  created_at: v.string(),
+  totals: v.object({
+    total: Count,
+    passed: Count,
+    failed: Count,
+    errors: Count,
+    skipped: Count,
+  }),
+  failures_by_stage: v.record(v.string(), Count),
+  judge_calls: Count,
+  duration_ms: v.number(),
+  cases: v.array(v.object({
+    id: v.string(),
+    question: v.string(),
+    tags: v.array(v.string()),
+    verdict: StatusSchema,
+    failed_stage: v.nullable(v.string()),
+    error: v.nullable(v.string()),
+    duration_ms: v.number(),
+    answer: v.nullable(v.string()),
+    sql: v.nullable(v.string()),
+    checks: v.array(v.object({
+      stage: v.string(),
+      name: v.string(),
+      status: StatusSchema,
+      detail: v.string(),
+    })),
+  })),
+});
+
+function bad(file: string, why: string): UsageError {
+  return new UsageError(`${file}: not a dbagenteval run file (${why}); write one with run --json`);
+}
+
+/**
+ * Reads a run file from its text, validating it.
+ *
+ * @param text the JSON text
+ * @param fileName the name used in error messages
+ * @returns the run file
+ * @throws {UsageError} when the text is not a run file this version can read
+ * @example
+ * ```ts
+ * import { parseRunFile } from "./run_file.ts";
+ * parseRunFile("{}", "before.json"); // throws: before.json: not a dbagenteval run file (...)
+ * ```
+ */
+export function parseRunFile(text: string, fileName: string): RunFile {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (e) {
+    throw bad(fileName, `not valid JSON: ${e instanceof Error ? e.message : String(e)}`);
+  }
+  const head = value as { format?: unknown; version?: unknown } | null;
+  if (head === null || typeof head !== "object" || head.format !== RUN_FORMAT) {
+    throw bad(fileName, `"format" is not "${RUN_FORMAT}"`);
+  }
+  if (typeof head.version === "number" && head.version > RUN_FORMAT_VERSION) {
+    throw new UsageError(
+      `${fileName}: run file version ${head.version} is newer than this dbagenteval reads (${RUN_FORMAT_VERSION}); upgrade dbagenteval`,
+    );
+  }
+  const parsed = v.safeParse(RunFileSchema, value);
+  if (!parsed.success) {
+    const issue = parsed.issues[0];
+    const path = v.getDotPath(issue) ?? "";
+    throw bad(fileName, `${path === "" ? "" : `${path}: `}${issue.message}`);
+  }
+  const seen = new Set<string>();
+  for (const c of parsed.output.cases) {
+    if (seen.has(c.id)) throw bad(fileName, `case id "${c.id}" appears twice`);
+    seen.add(c.id);
+  }
+  return parsed.output as RunFile;
+}
+
+/**
+ * Reads and validates a run file written by `run --json`.
+ *
+ * @param path the file
+ * @returns the run file
+ * @throws {UsageError} when it cannot be read or is not a run file
+ * @example
+ * ```ts
+ * import { readRunFile } from "./run_file.ts";
+ * const before = await readRunFile("before.json");
+ * before.totals.passed;
+ * ```
+ */
+export async function readRunFile(path: string): Promise<RunFile> {
+  let content: string;
+  try {
+    content = await readFile(path, "utf8");
+  } catch (e) {
+    const code = (e as { code?: string }).code;
+    const why = code === "ENOENT"
+      ? "no such file; check the path"
+      : `cannot read it (${String(e)})`;
+    throw new UsageError(`${path}: ${why}`, { cause: e });
+  }
+  return parseRunFile(content, path);
+}

@@ -1,18 +1,24 @@
 /**
- * Placeholder until the selector issue lands: applies `--select` to a diff.
+ * Applies a selector to a diff for `db diff --select` and `db match`.
  *
  * @module
  */
-import { UsageError } from "../errors.ts";
+import process from "node:process";
 import type { DatabaseDiff } from "../diff/types.ts";
+import { explainMatch } from "../../selector/explain.ts";
+import { readSelector } from "../../selector/read.ts";
 
 /**
- * Prints whether `selector` matches `diff` and returns the exit code (0 match, 1 no match).
+ * Prints whether `selector` matches `diff`, and why, and returns the exit
+ * code: 0 when it matches, 1 when it does not.
  *
- * @param _diff the diff
- * @param _selector a selector file or inline JSON/YAML
+ * @param diff the diff
+ * @param selector a selector file or inline JSON/YAML
  * @returns the exit code
+ * @throws {SelectorError} when the selector cannot be read or has a mistake
  */
-export function printSelection(_diff: DatabaseDiff, _selector: string): Promise<number> {
-  return Promise.reject(new UsageError("--select is not built yet"));
+export async function printSelection(diff: DatabaseDiff, selector: string): Promise<number> {
+  const explanation = explainMatch(diff, await readSelector(selector));
+  process.stdout.write(`${explanation.text}\n`);
+  return explanation.matched ? 0 : 1;
 }

@@ -1,12 +1,41 @@
 /**
- * Placeholder until its issue lands: the command exists in cli.ts so that
- * the argument parser is in one place.
+ * `dbagenteval db match DIFF.json SELECTOR`: tests a saved diff document
+ * (written by `db diff --json`) against a selector.
  *
  * @module
  */
+import * as fs from "node:fs";
+import { diffFromJson } from "../diff/json.ts";
 import { UsageError } from "../errors.ts";
+import { readSelector } from "../../selector/read.ts";
+import { printSelection } from "./_select.ts";
 
-/** Not built yet. */
-export function dbMatchCommand(..._args: unknown[]): Promise<number> {
-  return Promise.reject(new UsageError("this command is not built yet"));
+/**
+ * Prints whether the saved diff matches the selector, and why.
+ *
+ * @param diffPath the diff document's path
+ * @param selector a selector file or inline JSON/YAML
+ * @returns 0 when it matches, 1 when it does not
+ * @throws {UsageError} when the diff file cannot be read or is not a diff document
+ * @throws {SelectorError} when the selector has a mistake
+ */
+export async function dbMatchCommand(diffPath: string, selector: string): Promise<number> {
+  // A bad selector is reported before the diff is read, whatever the diff holds.
+  await readSelector(selector);
+  let text: string;
+  try {
+    text = await fs.promises.readFile(diffPath, "utf8");
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    const reason = code === "ENOENT"
+      ? "no such file"
+      : code === "EISDIR"
+      ? "it is a folder"
+      : (error as Error).message;
+    throw new UsageError(
+      `Cannot read the diff document "${diffPath}": ${reason}; write one with "dbagenteval db diff BEFORE AFTER --json FILE"`,
+      { cause: error },
+    );
+  }
+  return await printSelection(diffFromJson(text), selector);
 }

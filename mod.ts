@@ -19,6 +19,7 @@ export {
   SqliteOpenError,
   type SqliteOpenReason,
   SqliteQueryError,
+  TraceError,
   UsageError,
 } from "./lib/errors.ts";
 export { VERSION } from "./lib/version.ts";
@@ -91,6 +92,54 @@ export {
   type StageKind,
   Trace,
 } from "./lib/eval/trace.ts";
+export { type Agent, type AgentContext, checkRows, toTrace } from "./lib/eval/agent.ts";
+export {
+  acceptableResults,
+  CASE_FIELDS,
+  type CaseInput,
+  defineCase,
+  loadCases,
+  parseCases,
+} from "./lib/eval/cases.ts";
+export {
+  isNumericText,
+  normalizeNumber,
+  numbersInText,
+  type TextNumber,
+  textNumberValues,
+} from "./lib/eval/normalize.ts";
+export { compareRows, type CompareRowsOptions, matchesAny } from "./lib/eval/rows.ts";
+export { Scorecard, type ScorecardInput, verdictOf } from "./lib/eval/scorecard.ts";
+export {
+  type CaseSession,
+  type CaseSetup,
+  type CheckLike,
+  checkQuestion,
+  type CheckQuestionOptions,
+  evaluate,
+  type EvaluateOptions,
+  runCase,
+  type RunCaseOptions,
+} from "./lib/eval/evaluate.ts";
+export {
+  type CaseResult,
+  runSuite,
+  type SuiteOptions,
+  SuiteResult,
+  type SuiteTotals,
+} from "./lib/eval/suite.ts";
+export {
+  parseRunFile,
+  readRunFile,
+  RUN_FORMAT,
+  RUN_FORMAT_VERSION,
+  type RunFile,
+  type RunFileCase,
+  type RunFileCheck,
+  toRunFile,
+} from "./lib/eval/run_file.ts";
+export { diffRuns, type RunChange, RunDiff, type RunEntry } from "./lib/eval/run_diff.ts";
+export { markdownReport } from "./lib/eval/report_md.ts";
 
 // SQL rules (rules/)
 export {

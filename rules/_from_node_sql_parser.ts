@@ -19,25 +19,21 @@ import type {
   SqlLiteral,
   SqlStatement,
 } from "./query_model.ts";
+import {
+  asList,
+  columnOf,
+  conjuncts,
+  functionNames,
+  groupColumns,
+  identName,
+  isNode,
+  isSqlite,
+  isStatementKind,
+  type Node,
+  sameColumn,
+  targetItems,
+} from "./_nsp_tree.ts";
 
-type Node = { readonly [key: string]: unknown };
-
-function isNode(v: unknown): v is Node {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
-
-/** A name from any of the parser's spellings: `"a"`, `{ value: "a" }`, `{ expr: { value } }`. */
-function identName(v: unknown): string | null {
-  if (typeof v === "string") return v;
-  if (typeof v === "number") return String(v);
-  if (isNode(v)) {
-    if ("value" in v) return identName(v["value"]);
-    if ("expr" in v) return identName(v["expr"]);
-  }
-  return null;
-}
-
-/** SqlStatement kinds that read, in any dialect's tree. */
 const SELECT = "select";
 
 /** Keys the select walker handles itself; every other key is walked for expressions. */
@@ -340,117 +336,4 @@ class Builder {
         return null;
     }
   }
-}
-
-/**
- * The tables a non-SELECT statement names: UPDATE's `table` list (plus
- * PostgreSQL's `from`), DELETE's `from` (its `table` repeats the targets),
- * INSERT's target, and for DDL and utility statements every `{ table }`
- * object and GRANT's objects.
- */
-function targetItems(kind: string, node: Node): unknown[] {
-  if (kind === "update") return [...asList(node["table"]), ...asList(node["from"])];
-  if (kind === "delete") {
-    const from = asList(node["from"]);
-    return from.length > 0 ? from : asList(node["table"]);
-  }
-  if (kind === "insert" || kind === "replace") return asList(node["table"]);
-  const found: unknown[] = [];
-  const visit = (v: unknown): void => {
-    if (Array.isArray(v)) return v.forEach(visit);
-    if (!isNode(v) || isNode(v["ast"]) || v["type"] === SELECT) return;
-    if (typeof v["table"] === "string") found.push(v);
-    else if (Array.isArray(v["priv_level"])) {
-      for (const p of v["priv_level"]) {
-        const name = isNode(p) ? identName(p["name"]) : null;
-        if (name !== null && name !== "*") found.push({ table: name });
-      }
-    }
-    for (const x of Object.values(v)) visit(x);
-  };
-  visit(node);
-  return found;
-}
-
-function asList(v: unknown): unknown[] {
-  if (Array.isArray(v)) return v;
-  if (v === undefined || v === null) return [];
-  return [v];
-}
-
-function isSqlite(dialect: string): boolean {
-  return dialect === "sqlite";
-}
-
-/** Writes and other statements can appear nested (a data-modifying CTE, EXPLAIN's target). */
-const STATEMENT_KINDS = new Set([
-  "select",
-  "insert",
-  "replace",
-  "update",
-  "delete",
-  "merge",
-  "create",
-  "drop",
-  "alter",
-  "truncate",
-  "rename",
-  "lock",
-  "unlock",
-  "call",
-  "set",
-  "use",
-  "grant",
-  "revoke",
-  "transaction",
-  "attach",
-  "load_data",
-]);
-
-function isStatementKind(type: string, node: Node): boolean {
-  if (!STATEMENT_KINDS.has(type.toLowerCase())) return false;
-  // `{ type: "select" }` nodes always come with columns; guard against
-  // expression nodes that merely share a word.
-  return type !== "select" || "columns" in node;
-}
-
-/** The `AND` conjuncts of an expression, flattened through parentheses. */
-function conjuncts(expr: unknown): unknown[] {
-  if (!isNode(expr)) return [];
-  if (expr["type"] === "binary_expr" && String(expr["operator"]).toUpperCase() === "AND") {
-    return [...conjuncts(expr["left"]), ...conjuncts(expr["right"])];
-  }
-  return [expr];
-}
-
-function columnOf(v: unknown, dialect: string): ColumnRef | null {
-  if (!isNode(v)) return null;
-  if (v["type"] === "double_quote_string" && isSqlite(dialect)) {
-    return { table: null, name: String(v["value"]) };
-  }
-  if (v["type"] !== "column_ref") return null;
-  const name = identName(v["column"]);
-  if (name === null) return null;
-  const table = v["table"] === null || v["table"] === undefined ? null : identName(v["table"]);
-  return { table, name };
-}
-
-function groupColumns(groupby: unknown, dialect: string): ColumnRef[] {
-  const list = isNode(groupby) ? asList(groupby["columns"]) : asList(groupby);
-  return list.map((g) => columnOf(g, dialect)).filter((c): c is ColumnRef => c !== null);
-}
-
-function sameColumn(a: ColumnRef, b: ColumnRef): boolean {
-  if (a.name.toLowerCase() !== b.name.toLowerCase()) return false;
-  return a.table === null || b.table === null || a.table.toLowerCase() === b.table.toLowerCase();
-}
-
-function functionNames(name: unknown): string[] {
-  if (typeof name === "string") return [name.toLowerCase()];
-  if (!isNode(name)) return [];
-  const parts = asList(name["name"]).map(identName).filter((n): n is string => n !== null);
-  const bare = parts.join(".").toLowerCase();
-  if (bare === "") return [];
-  const schema = identName(name["schema"]);
-  return schema === null ? [bare] : [bare, `${schema.toLowerCase()}.${bare}`];
 }

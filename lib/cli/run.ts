@@ -1,12 +1,167 @@
 /**
- * Placeholder until its issue lands: the command exists in cli.ts so that
- * the argument parser is in one place.
+ * `dbagenteval run CASES --agent file:export ...`: asks the agent every case,
+ * prints the results and the summary, and saves them on request.
  *
  * @module
  */
+import * as fs from "node:fs";
+import process from "node:process";
+import { setTimeout } from "node:timers";
 import { UsageError } from "../errors.ts";
+import type { Judge } from "../eval/check.ts";
+import type { TestCase } from "../eval/case.ts";
+import type { Agent } from "../eval/agent.ts";
+import { loadCases } from "../eval/cases.ts";
+import { markdownReport } from "../eval/report_md.ts";
+import { toRunFile } from "../eval/run_file.ts";
+import type { Executor } from "../eval/evaluate.ts";
+import { runSuite, type SuiteOptions } from "../eval/suite.ts";
+import { openAiJudge } from "../judge/mod.ts";
+import { sqliteExecutor } from "../sqlite/executor.ts";
+import { loadChecks, loadFunction } from "./_load_module.ts";
+import { progressLine } from "./_progress.ts";
 
-/** Not built yet. */
-export function runCommand(..._args: unknown[]): Promise<number> {
-  return Promise.reject(new UsageError("this command is not built yet"));
+/** The options of `run`, as cli.ts parses them. */
+export interface RunOptions {
+  readonly agent: string;
+  readonly execute?: string;
+  readonly db?: string;
+  readonly agentDb?: string;
+  readonly rules?: string;
+  readonly judge?: string;
+  readonly judgeUrl?: string;
+  readonly judgeModel?: string;
+  readonly tags?: string;
+  readonly concurrency: number;
+  readonly timeout?: number;
+  readonly json?: string;
+  readonly md?: string;
+}
+
+function parseTags(tags: string | undefined): string[] | undefined {
+  if (tags === undefined) return undefined;
+  const list = tags.split(",").map((t) => t.trim()).filter((t) => t !== "");
+  if (list.length === 0) {
+    throw new UsageError(`--tags "${tags}": give one or more tags, e.g. easy,money`);
+  }
+  return list;
+}
+
+function timeoutMs(seconds: number | undefined): number | undefined {
+  if (seconds === undefined) return undefined;
+  if (!Number.isFinite(seconds) || seconds <= 0) {
+    throw new UsageError(`--timeout: expected a number of seconds above 0, e.g. 30`);
+  }
+  return seconds * 1000;
+}
+
+function checkOptions(options: RunOptions): void {
+  if (options.agentDb !== undefined) throw new UsageError("--agent-db is not built yet");
+  if (options.execute !== undefined && options.db !== undefined) {
+    throw new UsageError("pass --execute or --db, not both: both run the reference SQL");
+  }
+  if (options.judge !== undefined && options.judgeUrl !== undefined) {
+    throw new UsageError("pass --judge or --judge-url, not both");
+  }
+  if ((options.judgeUrl === undefined) !== (options.judgeModel === undefined)) {
+    throw new UsageError("--judge-url and --judge-model go together: pass both");
+  }
+}
+
+async function loadExecutor(
+  options: RunOptions,
+  cases: readonly TestCase[],
+): Promise<Executor | undefined> {
+  if (options.db !== undefined) {
+    const run = sqliteExecutor(options.db);
+    await run("SELECT 1"); // a missing or broken file is a usage error, before any case runs
+    return run;
+  }
+  if (options.execute !== undefined) {
+    return await loadFunction("--execute", options.execute) as Executor;
+  }
+  if (cases.some((c) => c.reference_sql !== undefined)) {
+    throw new UsageError(
+      "some cases have reference_sql; pass --execute file:function, or --db FILE for a SQLite database",
+    );
+  }
+  return undefined;
+}
+
+async function loadJudge(options: RunOptions): Promise<Judge | undefined> {
+  if (options.judge !== undefined) return await loadFunction("--judge", options.judge) as Judge;
+  if (options.judgeUrl === undefined || options.judgeModel === undefined) return undefined;
+  const apiKey = process.env["DBAGENTEVAL_JUDGE_API_KEY"] ?? process.env["OPENAI_API_KEY"];
+  return openAiJudge({
+    url: options.judgeUrl,
+    model: options.judgeModel,
+    ...(apiKey !== undefined && apiKey !== "" ? { apiKey } : {}),
+  });
+}
+
+function writeFile(option: string, file: string, text: string): void {
+  try {
+    fs.writeFileSync(file, text.endsWith("\n") ? text : `${text}\n`);
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new UsageError(`${option} ${file}: cannot write the file (${reason})`, { cause: error });
+  }
+}
+
+/**
+ * An agent that hung past --timeout (or left a timer or socket open) would
+ * keep the process alive after the results are printed, and a CI job would
+ * hang. An unref'd timer does not keep the process alive itself: when
+ * nothing else is pending the process ends as usual; otherwise it ends one
+ * second after the run, with the run's exit code.
+ *
+ * @param code the exit code
+ */
+function exitSoonAfter(code: number): void {
+  setTimeout(() => process.exit(code), 1000).unref();
+}
+
+/**
+ * Runs a cases file against an agent.
+ *
+ * @param file the cases file
+ * @param options the parsed command-line options
+ * @returns the exit code: 0 when every case passed, 1 otherwise
+ */
+export async function runCommand(file: string, options: RunOptions): Promise<number> {
+  checkOptions(options);
+  const tags = parseTags(options.tags);
+  const timeout = timeoutMs(options.timeout);
+  const cases = await loadCases(file);
+  const selected = tags === undefined
+    ? cases
+    : cases.filter((c) => c.tags.some((t) => tags.includes(t)));
+  const agent = await loadFunction("--agent", options.agent) as Agent;
+  const execute = await loadExecutor(options, selected);
+  try {
+    const rules = options.rules === undefined
+      ? undefined
+      : await loadChecks("--rules", options.rules);
+    const judge = await loadJudge(options);
+    const progress = progressLine();
+    const suiteOptions: SuiteOptions = {
+      concurrency: options.concurrency,
+      ...(execute !== undefined ? { execute } : {}),
+      ...(rules !== undefined ? { rules } : {}),
+      ...(judge !== undefined ? { judge } : {}),
+      ...(timeout !== undefined ? { timeoutMs: timeout } : {}),
+      ...(tags !== undefined ? { tags } : {}),
+      onProgress: (done: number, total: number) => progress.update(done, total),
+    };
+    const result = await runSuite(cases, agent, suiteOptions).finally(() => progress.done());
+    process.stdout.write(`${result.summary()}\n`);
+    if (options.json !== undefined) {
+      writeFile("--json", options.json, JSON.stringify(toRunFile(result), null, 2));
+    }
+    if (options.md !== undefined) writeFile("--md", options.md, markdownReport(result));
+    exitSoonAfter(result.exitCode);
+    return result.exitCode;
+  } finally {
+    (execute as { close?: () => void } | undefined)?.close?.();
+  }
 }

@@ -239,7 +239,10 @@ function nearest(rows: readonly RowView[], conditions: readonly Condition[]): Ro
   let best: RowView | undefined;
   let bestScore = -1;
   for (const r of rows) {
-    const s = conditions.reduce((sum, c) => sum + c.score(r), 0);
+    // On a tie, a changed row whose change touches the condition's columns is nearer.
+    const touched = r.changedColumns !== null &&
+      conditions.some((c) => c.columns.some((col) => r.changedColumns!.includes(col)));
+    const s = conditions.reduce((sum, c) => sum + c.score(r), 0) + (touched ? 0.5 : 0);
     if (s > bestScore) {
       best = r;
       bestScore = s;

@@ -102,24 +102,21 @@ export function compileScopes(selector: Selector, planes: Planes): Compiled {
         .map((t) => `${t.name} ${tableStatus(t, planes)}`).join(", ");
       const more = db.tables.length > MAX_TABLES_SHOWN ? ", ..." : "";
       return [
-        `${db.name}: no table has ${tableFilter!.describe()} (tables: ${list || "none"}${more})`,
+        `${db.name}: no table matches ${tableFilter!.describe()} (tables: ${
+          list || "none"
+        }${more})`,
       ];
     }
     const kinds = criteria.length > 0 ? criteria.map((c) => c.kind) : ROW_KINDS;
     const busy = candidates.filter((t) => kinds.some((k) => t.counts[k] > 0));
     const shown = busy.slice(0, MAX_TABLES_SHOWN);
     const lines = shown.map((t) => `${db.name} > ${t.name}: ${rowsReason(t)}`);
-    const quiet = candidates.length - busy.length;
     if (busy.length > shown.length) {
       lines.push(`${db.name}: and ${busy.length - shown.length} more tables`);
     }
-    if (quiet > 0) {
+    if (busy.length === 0) {
       const what = kinds.length === ROW_KINDS.length ? "row changes" : `${kinds.join(" or ")} rows`;
-      lines.push(
-        busy.length === 0
-          ? `${db.name}: no table has ${what}`
-          : `${db.name}: ${quiet} other table(s) have no ${what}`,
-      );
+      lines.push(`${db.name}: no table has ${what}`);
     }
     return lines;
   };

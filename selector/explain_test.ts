@@ -1,0 +1,104 @@
+import { describe, it } from "node:test";
+import assert from "node:assert/strict";
+import type { DatabaseDiff } from "../lib/diff/types.ts";
+import { database, diffOf, table } from "./_test_diff.ts";
+import { explainMatch } from "./explain.ts";
+
+const DIFF = diffOf(database("users.db", [
+  table("users", {
+    changed: [
+      { before: { id: 9, role: "user", name: "a" }, after: { id: 9, role: "user", name: "b" } },
+      { before: { id: 10, role: "manager" }, after: { id: 10, role: "editor" } },
+    ],
+    added: [{ id: 12, role: "admin", email: "c@x" }],
+  }),
+  table("orders", { columns_added: ["note"] }),
+]));
+
+// [name, diff, selector, the whole explanation]
+const cases: [string, DatabaseDiff, unknown, string][] = [
+  [
+    "names the nearest changed row when none matches the where",
+    DIFF,
+    { rows: { changed: { where: [{ role: { $in: ["admin", "root"] } }] } } },
+    `no match
+  users.db > users: no changed row has role in ["admin","root"]; nearest: id=10: role "manager" -> "editor"`,
+  ],
+  [
+    "names the database, table and row key with the values of a match",
+    DIFF,
+    { rows: { added: { where: { role: "admin" } } } },
+    `match
+  users.db > users > added id=12: role "admin"`,
+  ],
+  [
+    "says how many rows a $count saw",
+    DIFF,
+    { rows: { changed: { $count: { $gte: 3 } } } },
+    `no match
+  users.db > users: 2 changed rows, expected count >= 3`,
+  ],
+  [
+    "says which table-level criteria no table met, with the tables' statuses",
+    DIFF,
+    { tables: { name: "users", columns: { added: "email" } } },
+    `no match
+  users.db: no table matches name "users" and added columns include "email" (tables: users changed, orders changed)`,
+  ],
+  [
+    "says why a database was not selected",
+    DIFF,
+    { databases: { name: "shop" }, rows: { added: "role" } },
+    `no match
+  users.db: name is not "shop"`,
+  ],
+  [
+    "says what the database-level criteria found",
+    DIFF,
+    { tables: { removed: { has_all: ["users", "permissions"] } } },
+    `no match
+  users.db: the removed tables do not include all of ["users","permissions"] (removed: none)`,
+  ],
+  [
+    "explains each branch of a failed $or",
+    DIFF,
+    { $or: [{ rows: { removed: "role" } }, { tables: { name: "logs" } }] },
+    `no match
+  $or[0]: no match
+    users.db: no table has removed rows
+  $or[1]: no match
+    users.db: no table matches name "logs" (tables: users changed, orders changed)`,
+  ],
+  [
+    "explains a $not by what the inner selector matched",
+    DIFF,
+    { $not: { rows: { changed: "role" } } },
+    `no match
+  $not: the inner selector matches
+    users.db > users > changed id=10: role "manager" -> "editor"`,
+  ],
+  [
+    "names the template of has_all that no row matched",
+    DIFF,
+    { rows: { added: { has_all: [{ role: "admin" }, { role: "root" }] } } },
+    `no match
+  users.db > users: no added row has role = "root"; nearest: id=12: role "admin"`,
+  ],
+  [
+    "says the diff is empty",
+    diffOf(),
+    {},
+    `no match
+  the diff has no databases`,
+  ],
+];
+
+describe("explainMatch()", () => {
+  for (const [name, diff, selector, text] of cases) {
+    it(name, () => {
+      const explanation = explainMatch(diff, selector);
+      assert.equal(explanation.text, text);
+      assert.equal(explanation.matched, text.startsWith("match"));
+    });
+  }
+});

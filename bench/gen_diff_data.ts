@@ -6,7 +6,7 @@
  * - W2: the after file is a copy of W1's before with 100 rows updated in place;
  * - W3: the after file is a byte copy of W1's before;
  * - W4: 200 tables x 10k rows, with changes in 3 of them;
- * - W1 at 20M rows (only with --big), for peak memory.
+ * - with --big, only W1 at 20M rows (~2.5 GB), for peak memory.
  *
  * Usage: deno run -A bench/gen_diff_data.ts [--big]
  *
@@ -72,6 +72,10 @@ function w1(prefix: string, n: number): void {
 
 fs.mkdirSync(DATA, { recursive: true });
 const N = 2_000_000;
+if (process.argv.includes("--big")) {
+  w1("w1big", 20_000_000);
+  process.exit(0);
+}
 w1("w1", N);
 const w2 = fresh("w2_after.db");
 fs.copyFileSync(path.join(DATA, "w1_before.db"), w2);
@@ -84,9 +88,11 @@ const tables = Array.from({ length: 200 }, (_, i) => `t${String(i).padStart(3, "
 time("w4 before", () => sqlite(w4Before, tables.map((t) => fill(t, 10_000)).join("\n")));
 const w4After = fresh("w4_after.db");
 fs.copyFileSync(w4Before, w4After);
-time("w4 after", () => sqlite(w4After, ["t010", "t100", "t190"].map((t) => churn(t, 10_000)).join("\n")));
+time(
+  "w4 after",
+  () => sqlite(w4After, ["t010", "t100", "t190"].map((t) => churn(t, 10_000)).join("\n")),
+);
 
-if (process.argv.includes("--big")) w1("w1big", 20_000_000);
 for (const f of fs.readdirSync(DATA).sort()) {
   console.log(`${f}: ${(fs.statSync(path.join(DATA, f)).size / 1e6).toFixed(0)} MB`);
 }

@@ -1,0 +1,53 @@
+import { after, describe, it } from "node:test";
+import assert from "node:assert/strict";
+import * as fs from "node:fs";
+import { tempDir } from "../tests/fixtures.ts";
+import { SelectorError } from "../lib/errors.ts";
+import { readSelector } from "./read.ts";
+
+const dir = tempDir();
+after(() => dir.cleanup());
+
+const EXPECTED = { rows: { changed: { has_one: ["password", "password_hash"] } } };
+const YAML =
+  "selector:\n  rows:\n    changed:\n      has_one:\n        - password\n        - password_hash\n";
+
+// [name, argument (a file's content is written first when it starts with "file:"), expected]
+const cases: [string, () => string, unknown][] = [
+  ["reads inline JSON", () => JSON.stringify(EXPECTED), EXPECTED],
+  ["reads inline YAML with a top-level selector key", () => YAML, EXPECTED],
+  ["reads a YAML file", () => {
+    fs.writeFileSync(dir.file("s.yaml"), YAML);
+    return dir.file("s.yaml");
+  }, EXPECTED],
+  ["reads a JSON file", () => {
+    fs.writeFileSync(dir.file("s.json"), JSON.stringify({ selector: EXPECTED }));
+    return dir.file("s.json");
+  }, EXPECTED],
+];
+
+describe("readSelector()", () => {
+  for (const [name, argument, expected] of cases) {
+    it(name, async () => {
+      assert.deepEqual(await readSelector(argument()), expected);
+    });
+  }
+
+  const bad: [string, () => string, string][] = [
+    ["a missing file that is not a selector either", () => dir.file("nope.json"), "neither a file"],
+    ["text that is not JSON or YAML", () => "{rows: [", "not valid JSON or YAML"],
+    ["a file with a mistake, named by its JSON path", () => {
+      fs.writeFileSync(dir.file("bad.yaml"), "selector:\n  rows:\n    chnaged: role\n");
+      return dir.file("bad.yaml");
+    }, `selector.rows: unknown key "chnaged"; did you mean "changed"?`],
+  ];
+  for (const [name, argument, words] of bad) {
+    it(`raises a SelectorError for ${name}`, async () => {
+      await assert.rejects(readSelector(argument()), (error: unknown) => {
+        assert.ok(error instanceof SelectorError);
+        assert.ok(error.message.includes(words), error.message);
+        return true;
+      });
+    });
+  }
+});

@@ -69,6 +69,33 @@ export { DEFAULT_MAX_ROWS, type DiffOptions } from "./lib/diff/options.ts";
 export { renderDiffText, type RenderOptions } from "./lib/diff/render_text.ts";
 
 // Selectors (selector/)
+export {
+  type ChangedColumnsCondition,
+  type ChangedRowsMatch,
+  type ColumnCondition,
+  type CountCondition,
+  type DatabasesScope,
+  explainMatch,
+  matchesDiff,
+  type MatchExplanation,
+  type NameMatch,
+  type OperatorName,
+  type OperatorObject,
+  parseSelector,
+  readSelector,
+  type RowsMatch,
+  type RowsScope,
+  type RowTemplate,
+  type Scalar,
+  type Selector,
+  type SetMatch,
+  type StatusMatch,
+  type TablesScope,
+  type TableStatus,
+  type Target,
+  type Where,
+  type WhereObject,
+} from "./selector/mod.ts";
 
 // Agent tests (lib/eval)
 export {

@@ -90,4 +90,7 @@ console.log(`selector bench (${runtime}), ${ROWS} changed rows`);
 time("matchesDiff, $in where, no row matches (full scan)", () => matchesDiff(diff, noneMatch));
 time("matchesDiff, two-column where, the last rows match", () => matchesDiff(diff, lastMatches));
 time("matchesDiff, $before/$after where with $count", () => matchesDiff(diff, counted));
-time("explainMatch, $in where, no match (nearest miss)", () => explainMatch(diff, noneMatch).matched);
+time(
+  "explainMatch, $in where, no match (nearest miss)",
+  () => explainMatch(diff, noneMatch).matched,
+);

@@ -4,94 +4,22 @@
  */
 import { after, describe, it } from "node:test";
 import assert from "node:assert/strict";
-import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
 import type { CheckResult } from "../lib/eval/check.ts";
 import type { TestCase } from "../lib/eval/case.ts";
 import { Trace } from "../lib/eval/trace.ts";
 import { JudgeError, UsageError } from "../lib/errors.ts";
 import { judgeChecks, openAiJudge, type OpenAiJudgeOptions } from "../lib/judge/mod.ts";
-
-/** One scripted response; the last one repeats once the script runs out. */
-interface Scripted {
-  readonly status?: number;
-  /** The assistant's reply text, wrapped in a chat-completions body. */
-  readonly reply?: string;
-  /** A raw body instead of a chat-completions one. */
-  readonly body?: string;
-  readonly headers?: Record<string, string>;
-  /** Answer only after this long (the test's teardown cuts it short). */
-  readonly delayMs?: number;
-}
-
-interface Seen {
-  readonly path: string;
-  readonly headers: IncomingMessage["headers"];
-  readonly body: Record<string, unknown>;
-}
-
-interface FakeServer {
-  /** The server's base URL, e.g. http://127.0.0.1:12345/v1. */
-  readonly url: string;
-  readonly requests: Seen[];
-  close(): Promise<void>;
-}
+import { type FakeServer, fakeServer, type Scripted } from "./_fake_chat_server.ts";
 
 const servers: FakeServer[] = [];
 after(async () => {
   for (const server of servers) await server.close();
 });
 
-async function fakeServer(script: Scripted[]): Promise<FakeServer> {
-  const requests: Seen[] = [];
-  const timers = new Set<ReturnType<typeof setTimeout>>();
-  const pending = new Set<ServerResponse>();
-  const server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on("data", (chunk: Buffer) => chunks.push(chunk));
-    req.on("end", () => {
-      const text = Buffer.concat(chunks).toString("utf8");
-      requests.push({ path: req.url ?? "", headers: req.headers, body: JSON.parse(text) });
-      const step = script[Math.min(requests.length - 1, script.length - 1)]!;
-      const send = () => {
-        pending.delete(res);
-        if (res.writableEnded || res.destroyed) return;
-        const body = step.body ?? JSON.stringify({
-          id: "chatcmpl-1",
-          object: "chat.completion",
-          choices: [{ index: 0, message: { role: "assistant", content: step.reply ?? "" } }],
-        });
-        res.writeHead(step.status ?? 200, {
-          "content-type": "application/json",
-          connection: "close",
-          ...step.headers,
-        });
-        res.end(body);
-      };
-      if (step.delayMs === undefined) return send();
-      pending.add(res);
-      const timer = setTimeout(() => {
-        timers.delete(timer);
-        send();
-      }, step.delayMs);
-      timers.add(timer);
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
-  const fake: FakeServer = {
-    url: `http://127.0.0.1:${port}/v1`,
-    requests,
-    close: async () => {
-      for (const timer of timers) clearTimeout(timer);
-      timers.clear();
-      for (const res of pending) res.destroy();
-      pending.clear();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    },
-  };
-  servers.push(fake);
-  return fake;
+async function serve(script: Scripted[]): Promise<FakeServer> {
+  const server = await fakeServer(script);
+  servers.push(server);
+  return server;
 }
 
 /** Fast limits so retries and timeouts take milliseconds. */
@@ -147,7 +75,7 @@ async function runChecks(judge: ReturnType<typeof openAiJudge>): Promise<CheckRe
 
 describe("openAiJudge() against a chat-completions server", () => {
   it("posts the prompt as one user message with temperature 0 and the API key", async () => {
-    const server = await fakeServer([{ reply: "PASS\nfine" }]);
+    const server = await serve([{ reply: "PASS\nfine" }]);
     const reply = await judgeFor(server)("Is 2 equal to 2?");
     assert.equal(reply, "PASS\nfine");
     assert.equal(server.requests.length, 1);
@@ -163,19 +91,19 @@ describe("openAiJudge() against a chat-completions server", () => {
   });
 
   it("sends no Authorization header without a key", async () => {
-    const server = await fakeServer([{ reply: "PASS" }]);
+    const server = await serve([{ reply: "PASS" }]);
     await judgeFor(server, { apiKey: undefined })("p");
     assert.equal(server.requests[0]!.headers.authorization, undefined);
   });
 
   it("accepts the full .../chat/completions URL, query string kept", async () => {
-    const server = await fakeServer([{ reply: "PASS" }]);
+    const server = await serve([{ reply: "PASS" }]);
     await judgeFor(server, { url: `${server.url}/chat/completions?api-version=1` })("p");
     assert.equal(server.requests[0]!.path, "/v1/chat/completions?api-version=1");
   });
 
   it("makes each judge check PASS on a PASS reply, with the judge's reason", async () => {
-    const server = await fakeServer([{ reply: "**PASS**\nThe answer says 2000, as the rows do." }]);
+    const server = await serve([{ reply: "**PASS**\nThe answer says 2000, as the rows do." }]);
     const results = await runChecks(judgeFor(server));
     assert.deepEqual(results.map((r) => [r.name, r.stage, r.status, r.detail]), [
       ["reference_answer", "answer", "PASS", "The answer says 2000, as the rows do."],
@@ -186,7 +114,7 @@ describe("openAiJudge() against a chat-completions server", () => {
   });
 
   it("makes the checks FAIL on a FAIL reply", async () => {
-    const server = await fakeServer([{ reply: '{"verdict":"fail","reason":"wrong total"}' }]);
+    const server = await serve([{ reply: '{"verdict":"fail","reason":"wrong total"}' }]);
     const results = await runChecks(judgeFor(server));
     assert.deepEqual(results.map((r) => [r.status, r.detail]), [
       ["FAIL", "wrong total"],
@@ -196,7 +124,7 @@ describe("openAiJudge() against a chat-completions server", () => {
   });
 
   it("makes the checks ERROR on a garbage reply, showing its first line", async () => {
-    const server = await fakeServer([{ reply: "As an AI model I cannot say.\nSorry." }]);
+    const server = await serve([{ reply: "As an AI model I cannot say.\nSorry." }]);
     const results = await runChecks(judgeFor(server));
     for (const result of results) {
       assert.equal(result.status, "ERROR");
@@ -236,14 +164,14 @@ describe("openAiJudge() against a chat-completions server", () => {
   ];
   for (const [name, script, requests] of retried) {
     it(name, async () => {
-      const server = await fakeServer(script);
+      const server = await serve(script);
       assert.equal(await judgeFor(server)("p"), "PASS\nok");
       assert.equal(server.requests.length, requests);
     });
   }
 
   it("gives up on 500 every time after its retries, and the check reports ERROR", async () => {
-    const server = await fakeServer([{ status: 500, body: '{"error":"model crashed"}' }]);
+    const server = await serve([{ status: 500, body: '{"error":"model crashed"}' }]);
     const judge = judgeFor(server, { retries: 2 });
     const error = await rejection(judge("p"));
     assert.equal(server.requests.length, 3, "the first try and two retries");
@@ -261,7 +189,7 @@ describe("openAiJudge() against a chat-completions server", () => {
   });
 
   it("gives up on a reply slower than the timeout, without retrying, as ERROR", async () => {
-    const server = await fakeServer([{ reply: "PASS", delayMs: 10_000 }]);
+    const server = await serve([{ reply: "PASS", delayMs: 10_000 }]);
     const judge = judgeFor(server, { timeoutMs: 50 });
     const error = await rejection(judge("p"));
     assert.match(error.message, /did not answer within 50 ms/);
@@ -290,7 +218,7 @@ describe("openAiJudge() against a chat-completions server", () => {
   ];
   for (const [name, step, message] of refused) {
     it(`reports ${name}, without retrying`, async () => {
-      const server = await fakeServer([step, { reply: "PASS" }]);
+      const server = await serve([step, { reply: "PASS" }]);
       const error = await rejection(judgeFor(server)("p"));
       assert.match(error.message, message);
       assert.equal(error.status, step.status);
@@ -299,7 +227,7 @@ describe("openAiJudge() against a chat-completions server", () => {
   }
 
   it("fails every later call at once after a 401, without asking the server again", async () => {
-    const server = await fakeServer([{ status: 401, body: "no" }, { reply: "PASS" }]);
+    const server = await serve([{ status: 401, body: "no" }, { reply: "PASS" }]);
     const judge = judgeFor(server);
     const first = await rejection(judge("p"));
     const results = await runChecks(judge);
@@ -322,13 +250,13 @@ describe("openAiJudge() against a chat-completions server", () => {
   ];
   for (const [name, step, message] of malformed) {
     it(`reports ${name} from a 200`, async () => {
-      const server = await fakeServer([step]);
+      const server = await serve([step]);
       assert.match((await rejection(judgeFor(server)("p"))).message, message);
     });
   }
 
   it("joins a reply given as content parts", async () => {
-    const server = await fakeServer([{
+    const server = await serve([{
       body:
         '{"choices":[{"message":{"content":[{"type":"text","text":"FAIL\\n"},{"type":"text","text":"no"}]}}]}',
     }]);
@@ -336,7 +264,7 @@ describe("openAiJudge() against a chat-completions server", () => {
   });
 
   it("retries a refused connection, then gives up with the reason", async () => {
-    const server = await fakeServer([{ reply: "PASS" }]);
+    const server = await serve([{ reply: "PASS" }]);
     await server.close();
     const error = await rejection(judgeFor(server, { retries: 1 })("p"));
     assert.match(error.message, /kept failing \(could not reach it: .*\) after 2 attempts/);

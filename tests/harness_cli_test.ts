@@ -7,8 +7,10 @@ import { after, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import * as fs from "node:fs";
 import * as path from "node:path";
+import process from "node:process";
+import { pathToFileURL } from "node:url";
 import { makeDb, tempDir } from "./fixtures.ts";
-import { runCli } from "./cli.ts";
+import { ROOT, runCli } from "./cli.ts";
 
 const dir = tempDir("dbagenteval-harness-cli-");
 after(() => dir.cleanup());
@@ -363,5 +365,92 @@ describe("dbagenteval diff", () => {
     const r = run(["diff", "cases.yaml", path.join(dir.path, "after.json")]);
     assert.equal(r.code, 2);
     assert.match(r.stderr, /^error: .*cases\.yaml/);
+  });
+});
+
+describe("agent modules that import the package", () => {
+  // A rule in the user's module that checks the trace the CLI hands it is an
+  // instance of the Trace class the module imported: one library, not two.
+  const module = (from: string) =>
+    `import { Check, FAIL, PASS, Trace } from ${JSON.stringify(from)};
+export const agent = (q: string) => Trace.simple(q, { answer: "2" });
+class SameLibrary extends Check {
+  readonly name = "same_library";
+  run(trace: unknown) {
+    const same = trace instanceof Trace;
+    return this.result("answer", same ? PASS : FAIL, same ? "one library" : "two copies of the library");
+  }
+}
+export const RULES = [new SameLibrary()];
+`;
+  fs.writeFileSync(dir.file("one.yaml"), "- id: same\n  question: How many?\n");
+  const runsUnderBun = process.env["DBAGENTEVAL_BIN"] !== undefined ||
+    typeof (globalThis as { Bun?: unknown }).Bun !== "undefined";
+  const cases: [string, string, boolean][] = [
+    ["by the path of the package's mod.ts", pathToFileURL(path.join(ROOT, "mod.ts")).href, true],
+    // Deno resolves bare names through the user's import map, which this folder lacks.
+    ["by the package's name", "dbagenteval", runsUnderBun],
+  ];
+  for (const [name, from, supported] of cases) {
+    it(`run gives a module that imports the package ${name} the CLI's own classes`, {
+      skip: supported
+        ? false
+        : "bare package names resolve through the user's import map under Deno",
+    }, () => {
+      const file = `pkg_${cases.findIndex((c) => c[0] === name)}.ts`;
+      fs.writeFileSync(dir.file(file), module(from));
+      const r = run(["run", "one.yaml", "--agent", `${file}:agent`, "--rules", `${file}:RULES`]);
+      assert.match(r.stdout, /^PASS {2}same\n/, r.stderr + r.stdout);
+      assert.equal(r.code, 0);
+    });
+  }
+});
+
+describe("the repository's examples", () => {
+  const atRoot = (args: string[]) => runCli(args, { cwd: ROOT });
+  const toy = [
+    "run",
+    "examples/cases.yaml",
+    "--agent",
+    "examples.toy_agent:agent",
+    "--rules",
+    "examples.toy_agent:RULES",
+    "--execute",
+    "examples.toy_agent:run_sql",
+  ];
+
+  it("the toy agent fails one case of five on purpose, at its tenant filter", () => {
+    const r = atRoot(toy);
+    assert.equal(
+      r.stdout,
+      fs.readFileSync(path.join(ROOT, "tests/golden/toy_agent.txt"), "utf8"),
+      r.stderr,
+    );
+    assert.equal(r.code, 1);
+  });
+
+  it("the toy agent's unsafe query passes without rules: its number is right", () => {
+    const r = atRoot(toy.slice(0, 4).concat(["--execute", "examples/toy_agent.ts:runSql"]));
+    assert.match(r.stdout, /5 of 5 passed/, r.stderr);
+    assert.equal(r.code, 0);
+  });
+
+  it("deno task demo's command shows every kind of mistake on Chinook", () => {
+    const r = atRoot([
+      "run",
+      "examples/chinook/cases.yaml",
+      "--agent",
+      "examples/chinook/agent.ts:agent",
+      "--db",
+      "examples/chinook/Chinook_Sqlite.sqlite",
+      "--rules",
+      "examples/chinook/rules.ts:RULES",
+    ]);
+    assert.equal(
+      r.stdout,
+      fs.readFileSync(path.join(ROOT, "tests/golden/chinook.txt"), "utf8"),
+      r.stderr,
+    );
+    assert.equal(r.code, 1);
   });
 });

@@ -12,7 +12,7 @@
  *
  * The export part may be written in snake_case as in the spec (`my_agent`,
  * `run_sql`): when the module has no such export but has its camelCase twin
- * (`myAgent`, `runSql`), the twin is used.
+ * (`myAgent`, `runSql`), the twin is used, and the other way round.
  *
  * @module
  */
@@ -69,27 +69,52 @@ export function moduleCandidates(module: string, cwd: string): string[] {
 }
 
 let pluginInstalled = false;
+const OWN_ENTRY = path.resolve(import.meta.dirname ?? ".", "..", "..", "mod.ts");
+
+/** Whether `file` is this package's own mod.ts (the one beside its deno.json). */
+function isPackageEntry(file: string): boolean {
+  try {
+    const manifest = fs.readFileSync(path.join(path.dirname(file), "deno.json"), "utf8");
+    return manifest.includes(`"${PACKAGE_NAMES[1]}"`);
+  } catch {
+    return false;
+  }
+}
+
+interface BunPluginBuild {
+  module(name: string, load: () => unknown): void;
+  onLoad(
+    options: { filter: RegExp },
+    load: (args: { path: string }) => unknown,
+  ): void;
+}
 
 /**
- * Under Bun (and in the compiled binary, which has no node_modules), a user
- * module that imports the package by name gets this very copy of the library,
- * so its classes are the CLI's classes. Deno resolves names through the
- * user's own import map instead.
+ * Under Bun, and in the compiled binary (which has no node_modules), a user
+ * module that imports the package, by name (`dbagenteval`,
+ * `@dbagenteval/dbagenteval`) or by the path of a checkout's mod.ts (as the
+ * repository's examples do), gets this very copy of the library: its classes
+ * are the CLI's classes, and the binary needs no dependency on disk. Deno
+ * resolves names through the user's own import map, and a path to the same
+ * mod.ts is the same module anyway.
  */
 function installPackageAlias(): void {
   if (pluginInstalled) return;
   pluginInstalled = true;
   const bun = (globalThis as { Bun?: { plugin?: (plugin: unknown) => void } }).Bun;
   if (bun?.plugin === undefined) return;
+  const self = async () => ({ exports: await import("../../mod.ts"), loader: "object" });
   bun.plugin({
     name: "dbagenteval-self",
-    setup(build: { module: (name: string, load: () => unknown) => void }) {
-      for (const name of PACKAGE_NAMES) {
-        build.module(
-          name,
-          async () => ({ exports: await import("../../mod.ts"), loader: "object" }),
-        );
-      }
+    setup(build: BunPluginBuild) {
+      for (const name of PACKAGE_NAMES) build.module(name, self);
+      build.onLoad({ filter: /[\\/]mod\.ts$/ }, (args) => {
+        // Our own mod.ts (Bun running from a checkout) loads as usual: it is
+        // the very module self() imports. Another checkout's mod.ts, or any
+        // on disk in the binary (whose own copy is bundled), becomes ours.
+        if (args.path !== OWN_ENTRY && isPackageEntry(args.path)) return self();
+        return { contents: fs.readFileSync(args.path, "utf8"), loader: "ts" };
+      });
     },
   });
 }
@@ -99,8 +124,12 @@ function firstLine(error: unknown): string {
   return text.split("\n").find((line) => line.trim() !== "")?.trim() ?? "unknown error";
 }
 
-function camelCase(name: string): string {
-  return name.replace(/_+([a-zA-Z0-9])/g, (_, c: string) => c.toUpperCase());
+/** The names an export may go by: as written, its camelCase twin, its snake_case twin. */
+function exportNames(name: string): string[] {
+  const camel = name.replace(/_+([a-zA-Z0-9])/g, (_, c: string) => c.toUpperCase());
+  const humps = name.replace(/([a-z0-9])([A-Z])/g, "$1_$2");
+  const snake = humps === name ? name : humps.toLowerCase();
+  return [...new Set([name, camel, snake])];
 }
 
 const cache = new Map<string, Promise<Record<string, unknown>>>();
@@ -162,7 +191,7 @@ export async function loadExport(
 ): Promise<unknown> {
   const { module, exportName } = parseModuleRef(option, ref);
   const { file, namespace } = await importModule(module, cwd);
-  for (const name of [exportName, camelCase(exportName)]) {
+  for (const name of exportNames(exportName)) {
     if (Object.hasOwn(namespace, name)) return namespace[name];
   }
   const names = Object.keys(namespace).filter((k) => k !== "default").sort();

@@ -25,6 +25,7 @@ export const ONE = new MyRule();
 `,
 );
 fs.writeFileSync(path.join(dir, "only.js"), "export function agent() { return 'js'; }\n");
+fs.writeFileSync(path.join(dir, "only_snake.js"), "export const run_sql = () => [];\n");
 fs.mkdirSync(path.join(dir, "examples"));
 fs.writeFileSync(path.join(dir, "examples", "toy.ts"), "export const agent = () => 'toy';\n");
 
@@ -93,6 +94,8 @@ describe("loadExport()", () => {
     ["finds only.js from only", "only:agent", "function"],
     ["finds examples/toy.ts from examples.toy", "examples.toy:agent", "function"],
     ["maps a snake_case name to its camelCase export", "shop:my_agent", "function"],
+    ["maps a camelCase name to its snake_case export", "only_snake:runSql", "function"],
+    ["does not lower-case a name without humps", "shop:rules", /has no export 'rules'/],
     [
       "says what a module exports when the name is wrong",
       "shop:nope",

@@ -137,3 +137,15 @@ describe("the guide's tutorial", () => {
     assert.equal(r.code, 0);
   });
 });
+
+describe("examples/reference_check.ts", () => {
+  it("reference_check.ts prints the scorecards of four agents against one reference SQL", () => {
+    const r = runScript("examples/reference_check.ts", []);
+    assert.equal(r.stdout, golden("reference_check.txt"), r.stderr);
+    assert.deepEqual(
+      [...r.stdout.matchAll(/VERDICT +(\w+)/g)].map((m) => m[1]),
+      ["PASS", "FAIL", "PASS", "FAIL"],
+    );
+    assert.equal(r.code, 0);
+  });
+});

@@ -239,6 +239,22 @@ describe("openAiJudge() against a chat-completions server", () => {
     assert.equal(server.requests.length, 1);
   });
 
+  it("asks only once when calls in flight meet a 401", async () => {
+    const server = await serve([{ status: 401, body: "no" }, { reply: "PASS" }]);
+    const judge = judgeFor(server);
+    const errors = await Promise.all([judge("a"), judge("b"), judge("c")].map(rejection));
+    assert.equal(server.requests.length, 1);
+    assert.equal(new Set(errors).size, 1, "the same error for every call");
+  });
+
+  it("answers calls in flight together once the endpoint has answered", async () => {
+    const server = await serve([{ reply: "PASS" }]);
+    const judge = judgeFor(server);
+    await judge("first");
+    assert.deepEqual(await Promise.all([judge("a"), judge("b")]), ["PASS", "PASS"]);
+    assert.equal(server.requests.length, 3);
+  });
+
   const malformed: [string, Scripted, RegExp][] = [
     ["a body that is not JSON", { body: "<html>hello</html>" }, /not JSON: "<html>hello<\/html>"/],
     ["JSON without choices", { body: '{"ok":true}' }, /without choices\[0\]\.message\.content/],

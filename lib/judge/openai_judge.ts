@@ -64,6 +64,8 @@ interface Retryable {
  * retried with exponential backoff, honouring Retry-After (seconds or an
  * HTTP date, capped); 401, 403 and 404 fail at once with one clear error,
  * and every later call fails the same way without asking the server again.
+ * Until the endpoint has answered once, concurrent calls wait for the first,
+ * so a wrong key or URL costs one request.
  * A request slower than the timeout fails with a JudgeError.
  *
  * @param options the endpoint, the model, the API key and the limits
@@ -110,9 +112,12 @@ export function openAiJudge(options: OpenAiJudgeOptions): Judge {
     hasKey: "authorization" in headers,
   };
   let fatal: JudgeError | undefined;
+  // Until the endpoint has answered once, calls wait for the first one: a
+  // wrong key or URL then costs one request, not one per call in flight.
+  let first: Promise<unknown> | undefined;
+  let answeredOnce = false;
 
-  return async (prompt: string): Promise<string> => {
-    if (fatal !== undefined) throw fatal;
+  const ask = async (prompt: string): Promise<string> => {
     const body = JSON.stringify({
       model,
       messages: [{ role: "user", content: prompt }],
@@ -140,7 +145,22 @@ export function openAiJudge(options: OpenAiJudgeOptions): Judge {
       await sleep(retryWaitMs({ retry, backoffMs, maxWaitMs, retryAfterMs: outcome.retryAfterMs }));
     }
   };
+
+  return async (prompt: string): Promise<string> => {
+    while (first !== undefined) await first;
+    if (fatal !== undefined) throw fatal;
+    const call = ask(prompt);
+    if (!answeredOnce) {
+      first = call.then(noop, noop).finally(() => {
+        answeredOnce = true;
+        first = undefined;
+      });
+    }
+    return await call;
+  };
 }
+
+function noop(): void {}
 
 /**
  * The chat-completions URL for a base or full URL.

@@ -38,6 +38,8 @@ export function runSql(sql) {
   const m = /SELECT (\\d+)/i.exec(sql);
   return [{ value: Number(m ? m[1] : 0) }];
 }
+export function judge(prompt) { return "PASS\\nlooks right"; }
+export function grumpyJudge(prompt) { return "FAIL\\nI do not like it"; }
 export const NOT_A_FUNCTION = 3;
 export const NOT_CHECKS = [{ name: "x" }];
 export const ALWAYS_FAIL = [{
@@ -206,6 +208,20 @@ const runCases: [string, string[], number, RegExp, RegExp][] = [
     ["run", "cases.yaml", "--agent", "pkg.shop:myAgent"],
     1,
     /apples/,
+    /^$/,
+  ],
+  [
+    "adds the judge checks with --judge",
+    ["run", "cases.yaml", "--agent", "agents.js:right_agent", "--judge", "agents.js:judge"],
+    0,
+    /2 of 2 passed/,
+    /^$/,
+  ],
+  [
+    "fails a case the judge rejects",
+    ["run", "cases.yaml", "--agent", "agents.js:right_agent", "--judge", "agents.js:grumpyJudge"],
+    1,
+    /I do not like it/,
     /^$/,
   ],
   ["exits 2 when --agent is missing", ["run", "cases.yaml"], 2, /^$/, /--agent/],

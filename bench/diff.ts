@@ -60,7 +60,9 @@ const median = (xs: number[]): number => {
 };
 
 const deno = process.execPath;
-console.log(`reps=${reps}; ours = ${path.basename(deno)} run -A cli.ts db diff A B --json /dev/null`);
+console.log(
+  `reps=${reps}; ours = ${path.basename(deno)} run -A cli.ts db diff A B --json /dev/null`,
+);
 for (const [name, a, b] of workloads) {
   if (only !== undefined && !only.includes(name)) continue;
   const before = path.join(DATA, a);
@@ -70,7 +72,19 @@ for (const [name, a, b] of workloads) {
   const ratios: number[] = [];
   for (let i = 0; i < reps; i++) {
     const s = timed(["sh", "-c", `/usr/bin/sqldiff "${before}" "${after}" > /dev/null`]);
-    const o = timed([deno, "run", "-A", "--quiet", "cli.ts", "db", "diff", before, after, "--json", "/dev/null"]);
+    const o = timed([
+      deno,
+      "run",
+      "-A",
+      "--quiet",
+      "cli.ts",
+      "db",
+      "diff",
+      before,
+      after,
+      "--json",
+      "/dev/null",
+    ]);
     theirs.push(s);
     ours.push(o);
     ratios.push(o.seconds / s.seconds);

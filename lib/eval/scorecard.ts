@@ -5,6 +5,7 @@
  */
 import { type CheckResult, ERROR, FAIL, PASS, SKIP, type Status } from "./check.ts";
 import { Trace } from "./trace.ts";
+import type { DatabaseDiff } from "../diff/types.ts";
 
 /** What a scorecard is built from. */
 export interface ScorecardInput {
@@ -18,12 +19,15 @@ export interface ScorecardInput {
   readonly error?: string;
   /** The trace, which orders the stages; without it, stages sort by kind. */
   readonly trace?: Trace;
+  /** The diff of the agent's database copy, with --agent-db. */
+  readonly dbDiff?: DatabaseDiff | undefined;
 }
 
 /**
  * The verdict of a list of findings and a test-level error:
- * ERROR when the test could not run or a check errored; else FAIL when a
- * check failed; else PASS when at least one check passed; else SKIP.
+ * ERROR when the test could not run; else FAIL when a check failed; else
+ * ERROR when a check could not run; else PASS when at least one check
+ * passed; else SKIP.
  *
  * @param checks the findings
  * @param error the test-level error, if any
@@ -36,8 +40,11 @@ export interface ScorecardInput {
  * ```
  */
 export function verdictOf(checks: readonly CheckResult[], error?: string): Status {
-  if (error !== undefined || checks.some((c) => c.status === ERROR)) return ERROR;
+  if (error !== undefined) return ERROR;
+  // A failed check is a verdict on the agent that stands even when another
+  // check (say, a judge that did not answer) could not run.
   if (checks.some((c) => c.status === FAIL)) return FAIL;
+  if (checks.some((c) => c.status === ERROR)) return ERROR;
   if (checks.some((c) => c.status === PASS)) return PASS;
   return SKIP;
 }
@@ -74,6 +81,8 @@ export class Scorecard {
   readonly failedStage: string | undefined;
   /** The trace, when the agent gave one. */
   readonly trace: Trace | undefined;
+  /** The diff of the agent's database copy, with --agent-db. */
+  readonly dbDiff: DatabaseDiff | undefined;
 
   /** @param input the findings and what they are about */
   constructor(input: ScorecardInput) {
@@ -81,6 +90,7 @@ export class Scorecard {
     this.id = input.id;
     this.error = input.error;
     this.trace = input.trace;
+    this.dbDiff = input.dbDiff;
     const order = input.trace ?? new Trace(input.question);
     const keyed = input.checks.map((c, i) => ({ c, i, k: order.order(c.stage) }));
     keyed.sort((a, b) => a.k - b.k || a.i - b.i);

@@ -43,10 +43,16 @@ describe("verdictOf()", () => {
       "ERROR",
     ],
     [
-      "gives ERROR when a check could not run",
-      [r("answer", "faithful", "ERROR"), r("answer", "no_error", "FAIL")],
+      "gives ERROR when a check could not run and none failed",
+      [r("answer", "faithful", "ERROR"), r("answer", "no_error", "PASS")],
       undefined,
       "ERROR",
+    ],
+    [
+      "gives FAIL over a check that could not run when another check failed",
+      [r("answer", "faithful", "ERROR"), r("execute", "reference_rows", "FAIL")],
+      undefined,
+      "FAIL",
     ],
     ["gives SKIP when there was nothing to check", [], undefined, "SKIP"],
     [

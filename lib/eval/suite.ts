@@ -10,6 +10,8 @@ import type { TestCase } from "./case.ts";
 import type { Agent } from "./agent.ts";
 import { type CaseSetup, type CheckLike, type Executor, runCase } from "./evaluate.ts";
 import { Scorecard } from "./scorecard.ts";
+import { DB_EXPECT_KEYS } from "./checks/_db_expect.ts";
+import { checkSqliteFile } from "../sqlite/file_check.ts";
 
 /** What {@link runSuite} takes. */
 export interface SuiteOptions {
@@ -33,6 +35,12 @@ export interface SuiteOptions {
     | undefined;
   /** Per-case setup and teardown around the agent call (e.g. a database copy). */
   readonly setup?: CaseSetup | undefined;
+  /**
+   * A SQLite file the agent may change (--agent-db): each case gets its own
+   * fresh copy as `context.dbPath`, and the db_change, db_unchanged and
+   * db_no_change checks read the diff of that copy. The file is only read.
+   */
+  readonly agentDb?: string | undefined;
 }
 
 /** The result of one case in a suite. */
@@ -90,12 +98,14 @@ export function caseProblems(
  * @param cases the case results, in file order
  * @param totals the totals
  * @param failuresByStage FAIL cases counted by first failing stage
+ * @param judgeCalls calls made to the judge; a line is printed when there were any
  * @returns the text, without a final newline
  */
 export function suiteSummary(
   cases: readonly Pick<CaseResult, "id" | "verdict" | "error" | "failedStage" | "checks">[],
   totals: SuiteTotals,
   failuresByStage: Readonly<Record<string, number>>,
+  judgeCalls = 0,
 ): string {
   const lines: string[] = [];
   for (const c of cases) {
@@ -111,6 +121,7 @@ export function suiteSummary(
   for (const [stage, n] of Object.entries(failuresByStage)) {
     lines.push(`  first failing stage ${stage}: ${n}`);
   }
+  if (judgeCalls > 0) lines.push(`  judge calls: ${judgeCalls}`);
   return lines.join("\n");
 }
 
@@ -167,7 +178,7 @@ export class SuiteResult implements SuiteTotals {
    * @returns the text, without a final newline
    */
   summary(): string {
-    return suiteSummary(this.cases, this, this.failuresByStage);
+    return suiteSummary(this.cases, this, this.failuresByStage, this.judgeCalls);
   }
 }
 
@@ -232,6 +243,13 @@ export async function runSuite(
   if (options.execute === undefined && selected.some((c) => c.reference_sql !== undefined)) {
     throw new UsageError("some cases have reference_sql; pass --execute");
   }
+  const wantsDb = selected.some((c) => DB_EXPECT_KEYS.some((k) => c.expect?.[k] !== undefined));
+  if (wantsDb && options.agentDb === undefined && options.setup === undefined) {
+    throw new UsageError(
+      "some cases expect database changes (db_change, db_unchanged or db_no_change); pass --agent-db",
+    );
+  }
+  if (options.agentDb !== undefined) checkSqliteFile(options.agentDb);
   const limited = options.judge === undefined
     ? undefined
     : limitedJudge(options.judge, positive("judgeConcurrency", options.judgeConcurrency, 2));
@@ -241,6 +259,7 @@ export async function runSuite(
     judge: limited?.judge,
     timeoutMs: options.timeoutMs,
     setup: options.setup,
+    agentDb: options.agentDb,
   };
 
   const results: CaseResult[] = new Array(selected.length);

@@ -58,8 +58,8 @@ export {
 } from "./lib/diff/types.ts";
 export { diffSqliteDatabases } from "./lib/diff/diff_sqlite.ts";
 export {
-  DEFAULT_DB_PATTERNS,
   type DatabaseSource,
+  DEFAULT_DB_PATTERNS,
   diffFilesystemDatabases,
   type FilesystemDiffOptions,
 } from "./lib/diff/diff_filesystem.ts";
@@ -167,6 +167,15 @@ export {
 } from "./lib/eval/run_file.ts";
 export { diffRuns, type RunChange, RunDiff, type RunEntry } from "./lib/eval/run_diff.ts";
 export { markdownReport } from "./lib/eval/report_md.ts";
+export { type AgentDbCopy, agentDbSetup, copyAgentDb, diffAgentCopy } from "./lib/eval/agent_db.ts";
+export { DbChange, dbChange } from "./lib/eval/checks/db_change.ts";
+export { DbNoChange } from "./lib/eval/checks/db_no_change.ts";
+export { DbUnchanged } from "./lib/eval/checks/db_unchanged.ts";
+export {
+  DbDiffChange,
+  dbDiffChange,
+  type DbDiffChangeOptions,
+} from "./lib/eval/checks/db_diff_change.ts";
 
 // SQL rules (rules/)
 export {

@@ -305,11 +305,11 @@ const runCases: [string, string[], number, RegExp, RegExp][] = [
     /--judge-model/,
   ],
   [
-    "exits 2 for --agent-db, which is not built yet",
-    ["run", "cases.yaml", "--agent", "agents.js:agent", "--agent-db", "fruit.db"],
+    "exits 2 for an --agent-db file that does not exist",
+    ["run", "cases.yaml", "--agent", "agents.js:agent", "--agent-db", "missing.db"],
     2,
     /^$/,
-    /^error: --agent-db is not built yet\n$/,
+    /^error: Cannot open "missing\.db": no such file; check the path\n$/,
   ],
   [
     "exits 2 for a bad --timeout",

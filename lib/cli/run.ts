@@ -56,7 +56,6 @@ function timeoutMs(seconds: number | undefined): number | undefined {
 }
 
 function checkOptions(options: RunOptions): void {
-  if (options.agentDb !== undefined) throw new UsageError("--agent-db is not built yet");
   if (options.execute !== undefined && options.db !== undefined) {
     throw new UsageError("pass --execute or --db, not both: both run the reference SQL");
   }
@@ -151,6 +150,7 @@ export async function runCommand(file: string, options: RunOptions): Promise<num
       ...(judge !== undefined ? { judge } : {}),
       ...(timeout !== undefined ? { timeoutMs: timeout } : {}),
       ...(tags !== undefined ? { tags } : {}),
+      ...(options.agentDb !== undefined ? { agentDb: options.agentDb } : {}),
       onProgress: (done: number, total: number) => progress.update(done, total),
     };
     const result = await runSuite(cases, agent, suiteOptions).finally(() => progress.done());

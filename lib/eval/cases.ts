@@ -10,7 +10,8 @@ import { readFile } from "node:fs/promises";
 import * as v from "valibot";
 import { isMap, isPair, isScalar, isSeq, LineCounter, parseDocument } from "yaml";
 import type { Document, Node as YamlNode } from "yaml";
-import { CasesFileError } from "../errors.ts";
+import { CasesFileError, SelectorError } from "../errors.ts";
+import { parseSelector } from "../../selector/match.ts";
 import type { Expect, TestCase } from "./case.ts";
 import { nameList } from "./_json.ts";
 import type { Row } from "./trace.ts";
@@ -115,6 +116,40 @@ function checkExpectRows(rows: unknown): void {
   });
 }
 
+/** Reads a SelectorError's JSON path (`rows.changed.where[0].role`) back into keys. */
+function selectorPath(jsonPath: string): PathKey[] {
+  const keys: PathKey[] = [];
+  for (const m of jsonPath.matchAll(/([^.[\]]+)|\[(\d+)\]/g)) {
+    keys.push(m[2] !== undefined ? Number(m[2]) : m[1]!);
+  }
+  return keys;
+}
+
+/**
+ * Checks the database side-effect expectations: db_change and db_no_change
+ * are selectors, validated here so `validate` finds their mistakes (with the
+ * line of the bad key); db_unchanged is true or false.
+ */
+function checkExpectDb(expect: Record<string, unknown>): void {
+  for (const key of ["db_change", "db_no_change"]) {
+    if (!(key in expect)) continue;
+    try {
+      parseSelector(expect[key]);
+    } catch (e) {
+      if (!(e instanceof SelectorError)) throw e;
+      const inner = e.jsonPath === "" ? e.message : e.message.slice(e.jsonPath.length + 2);
+      const where = e.jsonPath === "" ? `expect.${key}` : `expect.${key}.${e.jsonPath}`;
+      throw new CaseProblem(["expect", key, ...selectorPath(e.jsonPath)], `${where}: ${inner}`);
+    }
+  }
+  if ("db_unchanged" in expect && typeof expect["db_unchanged"] !== "boolean") {
+    throw new CaseProblem(
+      ["expect", "db_unchanged"],
+      "expect.db_unchanged takes true (the agent must not change the database) or false",
+    );
+  }
+}
+
 /** Validates one case and fills the defaults; the id may still be missing. */
 function readCase(raw: unknown): Omit<TestCase, "id"> & { id?: string } {
   if (!isPlainObject(raw)) {
@@ -139,6 +174,7 @@ function readCase(raw: unknown): Omit<TestCase, "id"> & { id?: string } {
   }
   const c = parsed.output;
   if (c.expect !== undefined && "rows" in c.expect) checkExpectRows(c.expect["rows"]);
+  if (c.expect !== undefined) checkExpectDb(c.expect);
   return {
     question: c.question,
     ...(c.reference_sql !== undefined ? { reference_sql: c.reference_sql } : {}),

@@ -42,6 +42,8 @@ export interface CheckContext {
   readonly judge?: Judge;
   /** The diff of the agent's database copy, before and after, with --agent-db. */
   readonly dbDiff?: DatabaseDiff;
+  /** The original database given with --agent-db (only ever read), for reference agents. */
+  readonly agentDb?: string;
 }
 
 /**

@@ -15,6 +15,7 @@ import { Scorecard } from "./scorecard.ts";
 import type { Row, Trace } from "./trace.ts";
 import { type Agent, type AgentContext, checkRows, toTrace } from "./agent.ts";
 import { UsageError } from "../errors.ts";
+import { agentDbSetup } from "./agent_db.ts";
 
 /**
  * A check as the harness accepts it: a {@link Check} from any copy of the
@@ -35,6 +36,8 @@ export interface EvaluateOptions {
   readonly referenceRows?: readonly Row[] | undefined;
   /** The diff of the agent's database copy (--agent-db). */
   readonly dbDiff?: DatabaseDiff | undefined;
+  /** The original --agent-db file, for checks that run a reference agent on their own copy. */
+  readonly agentDb?: string | undefined;
   /** Why the test itself could not fully run, e.g. the reference SQL failed. */
   readonly error?: string | undefined;
 }
@@ -102,6 +105,7 @@ export async function evaluate(
     ...(options.referenceRows !== undefined ? { referenceRows: options.referenceRows } : {}),
     ...(options.judge !== undefined ? { judge: options.judge } : {}),
     ...(options.dbDiff !== undefined ? { dbDiff: options.dbDiff } : {}),
+    ...(options.agentDb !== undefined ? { agentDb: options.agentDb } : {}),
   };
   const checks: CheckLike[] = [
     ...builtinChecks(),
@@ -125,6 +129,7 @@ export async function evaluate(
     id: c.id,
     checks: results.flat(),
     trace,
+    dbDiff: options.dbDiff,
     ...(options.error !== undefined ? { error: options.error } : {}),
   });
 }
@@ -163,6 +168,12 @@ export interface RunCaseOptions {
   readonly timeoutMs?: number | undefined;
   /** Per-case setup and teardown around the agent call. */
   readonly setup?: CaseSetup | undefined;
+  /**
+   * A SQLite file the agent may change: each case gets a fresh copy
+   * (`context.dbPath`), and the db_change, db_unchanged and db_no_change
+   * checks read the diff of the copy (--agent-db). Used when `setup` is not given.
+   */
+  readonly agentDb?: string | undefined;
 }
 
 const TIMED_OUT = Symbol("timed out");
@@ -235,9 +246,9 @@ export async function runCase(
   const errorCard = (error: string): Scorecard =>
     new Scorecard({ question: testCase.question, id: testCase.id, checks: [], error });
 
-  const session = options.setup === undefined
-    ? undefined
-    : await attempt(() => options.setup!(testCase));
+  const setup = options.setup ??
+    (options.agentDb === undefined ? undefined : agentDbSetup(options.agentDb));
+  const session = setup === undefined ? undefined : await attempt(() => setup(testCase));
   if (session !== undefined && !session.ok) {
     return errorCard(`the case setup failed: ${raised(session.error)}`);
   }
@@ -285,6 +296,7 @@ export async function runCase(
     judge: options.judge,
     referenceRows,
     dbDiff,
+    agentDb: options.agentDb,
     error,
   });
 }
@@ -299,6 +311,8 @@ export interface CheckQuestionOptions {
   readonly judge?: Judge | undefined;
   /** Milliseconds the agent may take before the check is an ERROR. */
   readonly timeoutMs?: number | undefined;
+  /** A SQLite file the agent gets a fresh copy of; with `rules: [dbChange(...)]` (--agent-db). */
+  readonly agentDb?: string | undefined;
 }
 
 /**

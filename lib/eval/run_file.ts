@@ -9,6 +9,7 @@ import * as v from "valibot";
 import { UsageError } from "../errors.ts";
 import { VERSION } from "../version.ts";
 import { jsonText } from "./_json.ts";
+import { diffToJson } from "../diff/json.ts";
 import type { Status } from "./check.ts";
 import type { SuiteResult } from "./suite.ts";
 
@@ -39,6 +40,11 @@ export interface RunFileCase {
   /** The agent's SQL (its last generate stage), when it gave one. */
   readonly sql: string | null;
   readonly checks: readonly RunFileCheck[];
+  /**
+   * With --agent-db: the diff of the case's database copy, in the diff
+   * document's JSON form (docs/diff-format.md); otherwise absent.
+   */
+  readonly db_diff?: unknown;
 }
 
 /** A whole run, as `run --json` saves it. */
@@ -112,6 +118,9 @@ export function toRunFile(result: SuiteResult, createdAt: Date = new Date()): Ru
         status: r.status,
         detail: r.detail,
       })),
+      ...(c.scorecard.dbDiff !== undefined
+        ? { db_diff: JSON.parse(diffToJson(c.scorecard.dbDiff)) as unknown }
+        : {}),
     })),
   };
 }
@@ -154,6 +163,7 @@ const RunFileSchema = v.object({
       status: StatusSchema,
       detail: v.string(),
     })),
+    db_diff: v.optional(v.unknown()),
   })),
 });
 

@@ -9,6 +9,7 @@ import type { TestCase } from "../case.ts";
 import { jsonText } from "../_json.ts";
 import { cellKey } from "../rows.ts";
 import type { Stage, Trace } from "../trace.ts";
+import { DB_EXPECT_KEYS } from "./_db_expect.ts";
 
 /**
  * The detail for an `expect` key that names no stage of the trace (spec, "Common problems").
@@ -53,7 +54,7 @@ export class Expected extends Check {
   run(trace: Trace, testCase: TestCase): CheckResult[] {
     const results: CheckResult[] = [];
     for (const [key, expected] of Object.entries(testCase.expect ?? {})) {
-      if (key === "rows") continue;
+      if (key === "rows" || (DB_EXPECT_KEYS as readonly string[]).includes(key)) continue;
       const stage = trace.stage(key);
       if (stage === undefined) {
         if (key !== "retrieve") results.push(this.result(key, ERROR, stageMissing(trace)));

@@ -1,0 +1,107 @@
+/**
+ * A case's own copy of the agent's database (`--agent-db`): the harness
+ * copies the file, with its `-wal` when there is one, into a fresh temporary
+ * folder before the agent runs, hands the agent that path, and removes the
+ * folder afterwards. The original is only read, so cases run in parallel
+ * safely and the user's file is never touched.
+ *
+ * @module
+ */
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { diffSqliteDatabases } from "../diff/diff_sqlite.ts";
+import type { DatabaseDiff } from "../diff/types.ts";
+import { checkSqliteFile } from "../sqlite/file_check.ts";
+import type { TestCase } from "./case.ts";
+import type { CaseSession, CaseSetup } from "./evaluate.ts";
+
+/** One case's database copy. */
+export interface AgentDbCopy {
+  /** The copy's path: hand it to the agent. */
+  readonly dbPath: string;
+  /** Removes the copy and its folder (with any -wal, -shm or -journal the agent left). */
+  dispose(): void;
+}
+
+/**
+ * Copies a SQLite file (and its `-wal`) into a fresh temporary folder.
+ *
+ * @param source the original database; it is only read
+ * @returns the copy
+ * @throws {SqliteOpenError} when the source is not a readable SQLite file
+ * @example
+ * ```ts
+ * import { copyAgentDb } from "./agent_db.ts";
+ * const copy = copyAgentDb("examples/db_agent/users.db");
+ * // ... let the agent write to copy.dbPath ...
+ * copy.dispose();
+ * ```
+ */
+export function copyAgentDb(source: string): AgentDbCopy {
+  checkSqliteFile(source);
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "dbagenteval-agent-db-"));
+  const dbPath = path.join(dir, path.basename(source));
+  try {
+    fs.copyFileSync(source, dbPath);
+    const wal = `${source}-wal`;
+    if (fs.existsSync(wal) && fs.statSync(wal).size > 0) fs.copyFileSync(wal, `${dbPath}-wal`);
+  } catch (e) {
+    fs.rmSync(dir, { recursive: true, force: true });
+    throw e;
+  }
+  return {
+    dbPath,
+    dispose: () => fs.rmSync(dir, { recursive: true, force: true }),
+  };
+}
+
+/**
+ * The per-case setup behind `--agent-db`: a fresh copy of `source` for the
+ * agent (`context.dbPath`), and afterwards the diff of the original against
+ * the copy, for the db_change, db_unchanged and db_no_change checks. The
+ * diff names the original's path, not the temporary copy's.
+ *
+ * @param source the original database; it is only read
+ * @returns the setup, for runSuite's or runCase's `setup` option
+ * @example
+ * ```ts
+ * import { agentDbSetup } from "./agent_db.ts";
+ * const setup = agentDbSetup("examples/db_agent/users.db");
+ * ```
+ */
+export function agentDbSetup(source: string): CaseSetup {
+  return (_testCase: TestCase): Promise<CaseSession> => {
+    const copy = copyAgentDb(source);
+    return Promise.resolve({
+      context: { dbPath: copy.dbPath },
+      async finish() {
+        try {
+          return { dbDiff: await diffAgentCopy(source, copy.dbPath) };
+        } finally {
+          copy.dispose();
+        }
+      },
+    });
+  };
+}
+
+/**
+ * The diff of an agent's database copy against the original, with the
+ * original's path in place of the copy's.
+ *
+ * @param source the original database
+ * @param copy the agent's copy, after the agent ran
+ * @returns the diff
+ */
+export async function diffAgentCopy(source: string, copy: string): Promise<DatabaseDiff> {
+  const diff = await diffSqliteDatabases(source, copy);
+  return {
+    ...diff,
+    databases: diff.databases.map((d) => ({
+      ...d,
+      path: source,
+      after_path: d.exists_after ? source : null,
+    })),
+  };
+}

@@ -1,0 +1,218 @@
+import { after, describe, it } from "node:test";
+import assert from "node:assert/strict";
+import { DatabaseSync } from "node:sqlite";
+import { makeDb, snapshotDir, tempDir } from "../../tests/fixtures.ts";
+import { ReadOnly } from "../../rules/mod.ts";
+import { diffToJson } from "../diff/json.ts";
+import type { AgentContext } from "./agent.ts";
+import { agentDbSetup, copyAgentDb } from "./agent_db.ts";
+import { defineCase } from "./cases.ts";
+import { dbChange } from "./checks/db_change.ts";
+import { dbDiffChange } from "./checks/db_diff_change.ts";
+import { runCase } from "./evaluate.ts";
+import { runSuite } from "./suite.ts";
+import type { TestCase } from "./case.ts";
+
+const dir = tempDir();
+after(() => dir.cleanup());
+
+const USERS = `
+  CREATE TABLE users (id INTEGER PRIMARY KEY, name TEXT NOT NULL, role TEXT NOT NULL, quota INTEGER);
+  INSERT INTO users VALUES (1, 'alice', 'manager', 9007199254740993), (2, 'bob', 'editor', 5),
+    (3, 'carol', 'viewer', NULL);
+`;
+
+/** Runs SQL on the case's copy, as a real agent would, and reports `reported` as its SQL. */
+function sqlAgent(sql: string, reported = sql) {
+  return (question: string, context: AgentContext) => {
+    const db = new DatabaseSync(context.dbPath!);
+    try {
+      db.exec(sql);
+    } finally {
+      db.close();
+    }
+    return { sql: reported, rows: [], answer: `done: ${question}` };
+  };
+}
+
+const PROMOTE = "UPDATE users SET role = 'admin' WHERE name = 'alice'";
+const PROMOTE_ALL = "UPDATE users SET role = 'admin'";
+const READ = "SELECT name FROM users";
+const becameAdmin = {
+  rows: {
+    by_key: { id: 1 },
+    changed: { where: [{ $before: { role: "manager" }, $after: { role: "admin" } }] },
+  },
+};
+const otherRowChanged = { rows: { changed: { where: [{ $key: { id: { "$not-eq": 1 } } }] } } };
+
+const verdicts: [string, string, Record<string, unknown>, string][] = [
+  ["db_change passes when the agent made the change", PROMOTE, { db_change: becameAdmin }, "PASS"],
+  ["db_change fails when the agent made no change", READ, { db_change: becameAdmin }, "FAIL"],
+  ["db_unchanged passes when the agent only read", READ, { db_unchanged: true }, "PASS"],
+  ["db_unchanged fails when the agent wrote", PROMOTE, { db_unchanged: true }, "FAIL"],
+  ["db_no_change passes when the forbidden change did not happen", PROMOTE, {
+    db_no_change: otherRowChanged,
+  }, "PASS"],
+  ["db_no_change fails when the agent touched another row", PROMOTE_ALL, {
+    db_no_change: otherRowChanged,
+  }, "FAIL"],
+  [
+    "db_change and db_no_change together fail on an over-reaching agent",
+    PROMOTE_ALL,
+    { db_change: becameAdmin, db_no_change: otherRowChanged },
+    "FAIL",
+  ],
+];
+
+for (const journal of ["delete", "wal-pending"] as const) {
+  describe(`--agent-db on a ${journal === "delete" ? "rollback-journal" : "WAL"} database`, () => {
+    const sub = tempDir();
+    after(() => sub.cleanup());
+    const source = makeDb(sub.file("users.db"), USERS, { journal });
+    const untouched = snapshotDir(sub.path);
+
+    for (const [name, sql, expect, verdict] of verdicts) {
+      it(`gives ${verdict}: ${name}`, async () => {
+        const c = defineCase({ question: name, expect });
+        const card = await runCase(c, sqlAgent(sql), { agentDb: source });
+        assert.equal(card.verdict, verdict, card.summary());
+        assert.ok(card.checks.some((r) => r.name.startsWith("db_") && r.stage === "execute"));
+        assert.deepEqual(snapshotDir(sub.path), untouched);
+      });
+    }
+
+    it("catches with db_unchanged an agent whose reported SQL passes ReadOnly but that wrote", async () => {
+      const stealth = sqlAgent(`${READ}; UPDATE users SET quota = quota + 1 WHERE id = 1`, READ);
+      const c = defineCase({ question: "Who are the users?", expect: { db_unchanged: true } });
+      const card = await runCase(c, stealth, { agentDb: source, rules: [new ReadOnly()] });
+      const byName = Object.fromEntries(card.checks.map((r) => [r.name, r]));
+      assert.equal(byName["read_only"]?.status, "PASS");
+      assert.equal(byName["db_unchanged"]?.status, "FAIL");
+      assert.match(
+        byName["db_unchanged"]!.detail,
+        /users\.db > users: 1 changed row \(id=1: quota 9007199254740993 -> 9007199254740994\)/,
+      );
+      assert.equal(card.verdict, "FAIL");
+      assert.deepEqual(snapshotDir(sub.path), untouched);
+    });
+
+    it("gives 20 cases the same results at concurrency 4 as at concurrency 1", async () => {
+      const sqls = [
+        PROMOTE,
+        PROMOTE_ALL,
+        READ,
+        "DELETE FROM users WHERE id = 3",
+        "INSERT INTO users VALUES (4, 'dan', 'viewer', 1)",
+      ];
+      const cases: TestCase[] = [];
+      const plan = new Map<string, string>();
+      for (let i = 0; i < 20; i++) {
+        const question = `case ${i}`;
+        plan.set(question, sqls[i % sqls.length]!);
+        const expect = [{ db_change: becameAdmin }, { db_unchanged: true }, {
+          db_no_change: otherRowChanged,
+        }][i % 3]!;
+        cases.push(defineCase({ id: `c${i}`, question, expect }));
+      }
+      const agent = (q: string, ctx: AgentContext) => sqlAgent(plan.get(q)!)(q, ctx);
+      const serial = await runSuite(cases, agent, { agentDb: source, concurrency: 1 });
+      const parallel = await runSuite(cases, agent, { agentDb: source, concurrency: 4 });
+      const view = (r: typeof serial) =>
+        r.cases.map((c) => [c.id, c.verdict, c.scorecard.dbDiff && diffToJson(c.scorecard.dbDiff)]);
+      assert.deepEqual(view(parallel), view(serial));
+      assert.deepEqual(
+        serial.cases.map((c) => c.verdict),
+        cases.map((_, i) => verdictFor(plan.get(`case ${i}`)!, i % 3)),
+      );
+      assert.deepEqual(snapshotDir(sub.path), untouched);
+    });
+  });
+}
+
+/** The expected verdict of the concurrency test's case i: its SQL against its expectation. */
+function verdictFor(sql: string, expectation: number): string {
+  const promotesAlice = sql === PROMOTE || sql === PROMOTE_ALL;
+  const changes = sql !== READ;
+  // otherRowChanged looks at changed rows only: a delete or an insert is not one.
+  const changesOtherRows = sql === PROMOTE_ALL;
+  if (expectation === 0) return promotesAlice ? "PASS" : "FAIL";
+  if (expectation === 1) return changes ? "FAIL" : "PASS";
+  return changesOtherRows ? "FAIL" : "PASS";
+}
+
+describe("dbDiffChange()", () => {
+  const source = makeDb(dir.file("ref.db"), USERS);
+  const reference = sqlAgent(PROMOTE);
+  const agent = sqlAgent(`${PROMOTE}; UPDATE users SET role = 'admin' WHERE id = 2`);
+  const bobBecameAdmin = { rows: { by_key: { id: 2 }, changed: "role" } };
+  const c = defineCase({ question: "Promote alice" });
+
+  it("ignores a change the reference agent also makes", async () => {
+    const card = await runCase(c, agent, {
+      agentDb: source,
+      rules: [dbDiffChange(becameAdmin, { reference })],
+    });
+    assert.equal(
+      card.checks.find((r) => r.name === "db_diff_change")?.status,
+      "FAIL",
+      card.summary(),
+    );
+  });
+
+  it("catches a change only the agent makes", async () => {
+    const card = await runCase(c, agent, {
+      agentDb: source,
+      rules: [dbDiffChange(bobBecameAdmin, { reference })],
+    });
+    assert.equal(
+      card.checks.find((r) => r.name === "db_diff_change")?.status,
+      "PASS",
+      card.summary(),
+    );
+  });
+
+  it("takes a saved reference diff as well as a reference agent", async () => {
+    const setup = agentDbSetup(source);
+    const session = await setup(c);
+    reference(c.question, session.context);
+    const saved = (await session.finish())?.dbDiff;
+    assert.ok(saved);
+    const card = await runCase(c, agent, {
+      agentDb: source,
+      rules: [
+        dbDiffChange(bobBecameAdmin, { reference: saved }),
+        dbDiffChange(becameAdmin, { reference: saved }),
+      ],
+    });
+    assert.deepEqual(card.checks.filter((r) => r.name === "db_diff_change").map((r) => r.status), [
+      "PASS",
+      "FAIL",
+    ]);
+  });
+
+  it("is an ERROR, not a silent pass, without --agent-db", async () => {
+    const card = await runCase(c, () => "ok", { rules: [dbChange(becameAdmin)] });
+    const r = card.checks.find((x) => x.name === "db_change");
+    assert.equal(r?.status, "ERROR");
+    assert.match(r!.detail, /pass --agent-db/);
+  });
+});
+
+describe("copyAgentDb()", () => {
+  it("copies the -wal too, and dispose() removes the copy's folder", () => {
+    const source = makeDb(dir.file("walcopy.db"), USERS + "UPDATE users SET role = 'x';", {
+      journal: "wal-pending",
+    });
+    const copy = copyAgentDb(source);
+    const db = new DatabaseSync(copy.dbPath);
+    assert.deepEqual(db.prepare("SELECT DISTINCT role FROM users").all().map((r) => ({ ...r })), [{
+      role: "x",
+    }]);
+    db.close();
+    copy.dispose();
+    assert.throws(() =>
+      new DatabaseSync(copy.dbPath, { readOnly: true }).prepare("SELECT 1").get()
+    );
+  });
+});

@@ -1,0 +1,74 @@
+/**
+ * What the database side-effect checks share: where their selector comes
+ * from, the stage they report at, and the one-line form of an explanation.
+ *
+ * @module
+ */
+import type { TestCase } from "../case.ts";
+import type { Trace } from "../trace.ts";
+import type { DatabaseDiff } from "../../diff/types.ts";
+import { jsonText } from "../_json.ts";
+
+/** The keys of `expect` that the database side-effect checks read. */
+export const DB_EXPECT_KEYS = ["db_change", "db_unchanged", "db_no_change"] as const;
+
+/** The stage database checks report at: the trace's last execute stage, or "execute". */
+export function dbStage(trace: Trace): string {
+  return trace.lastOf("execute")?.name ?? "execute";
+}
+
+/** Why a database check cannot run without a diff. */
+export function missingDiff(key: string): string {
+  return `expect.${key} needs the agent's database: pass --agent-db FILE (API: agentDb)`;
+}
+
+/**
+ * An explanation from explainMatch on one line, as scorecards print details:
+ * the first line dropped ("match" / "no match"), the rest joined with "; ".
+ */
+export function oneLine(text: string): string {
+  return text.split("\n").slice(1).map((l) => l.trim()).filter(Boolean).join("; ");
+}
+
+/** The value of `expect[key]`, or undefined. */
+export function expectValue(testCase: TestCase, key: string): unknown {
+  return testCase.expect?.[key];
+}
+
+/**
+ * What changed in a diff, on one line, for a person: each changed table
+ * with its counts and a first example row, e.g.
+ * `users.db > users: 1 changed row (id=4: email "a" -> "b")`.
+ */
+export function describeChanges(diff: DatabaseDiff): string {
+  const parts: string[] = [];
+  for (const db of diff.databases) {
+    if (db.status !== "unchanged" && db.status !== "changed") {
+      parts.push(`${db.name}: database ${db.status}`);
+    }
+    for (const t of db.tables) {
+      if (t.status === "unchanged") continue;
+      const what: string[] = [];
+      if (t.schema_status !== "unchanged") what.push(`table ${t.schema_status}`);
+      for (const kind of ["added", "removed", "changed"] as const) {
+        const n = t.counts[kind];
+        if (n > 0) what.push(`${n} ${kind} row${n === 1 ? "" : "s"}`);
+      }
+      const first = t.rows.changed[0];
+      const example = first === undefined
+        ? ""
+        : ` (${keyText(first.key)}: ${
+          first.changed_columns.map((c) =>
+            `${c} ${jsonText(first.before[c])} -> ${jsonText(first.after[c])}`
+          ).join(", ")
+        })`;
+      parts.push(`${db.name} > ${t.name}: ${what.join(", ")}${example}`);
+    }
+    for (const o of db.objects) parts.push(`${db.name} > ${o.type} ${o.name} ${o.status}`);
+  }
+  return parts.join("; ");
+}
+
+function keyText(key: Readonly<Record<string, unknown>>): string {
+  return Object.entries(key).map(([k, v]) => `${k}=${jsonText(v)}`).join(", ");
+}

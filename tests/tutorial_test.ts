@@ -31,9 +31,6 @@ function runScript(file: string, args: string[]): { code: number; stdout: string
   return { code: r.status ?? -1, stdout: r.stdout ?? "", stderr: r.stderr ?? "" };
 }
 
-const rulesLanded = fs.existsSync(path.join(ROOT, "rules", "mod.ts")) &&
-  /\bTenantFilter\b/.test(fs.readFileSync(path.join(ROOT, "mod.ts"), "utf8"));
-
 const dir = tempDir("dbagenteval-tutorial-");
 after(() => dir.cleanup());
 
@@ -81,7 +78,6 @@ describe("the guide's tutorial", () => {
 
   it(
     "run --rules names the missing tenant filter at generate",
-    { skip: rulesLanded ? false : "the SQL rules (rules/mod.ts, issue 6) are not exported yet" },
     () => {
       const r = inTutorial([
         "run",

@@ -145,3 +145,14 @@ describe("examples/reference_check.ts", () => {
     assert.equal(r.code, 0);
   });
 });
+
+describe("examples/library.ts", () => {
+  it("diffs, matches a selector and runs the Chinook cases", () => {
+    const r = runScript("examples/library.ts", []);
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(
+      r.stdout,
+      'match\n  users.db > users > changed id=1: role "manager" -> "admin"\n11 of 14 Chinook cases passed\n',
+    );
+  });
+});

@@ -64,7 +64,11 @@ for (const rows of sizes) {
   const o = median(oursT);
   const s = median(shellT);
   console.log(
-    `${rows} rows (${mb.toFixed(0)} MB): ours ${o.toFixed(2)} s, sqlite3 shell ${s.toFixed(2)} s, ` +
-      `ratio ${(o / s).toFixed(2)}; peak RSS ours ${oursRss.toFixed(0)} MB, shell ${shellRss.toFixed(0)} MB`,
+    `${rows} rows (${mb.toFixed(0)} MB): ours ${o.toFixed(2)} s, sqlite3 shell ${
+      s.toFixed(2)
+    } s, ` +
+      `ratio ${(o / s).toFixed(2)}; peak RSS ours ${oursRss.toFixed(0)} MB, shell ${
+        shellRss.toFixed(0)
+      } MB`,
   );
 }

@@ -32,10 +32,15 @@ describe("dbagenteval run --agent-db", () => {
     ]);
     assert.equal(r.stdout, golden, r.stderr);
     assert.equal(r.code, 1);
-    assert.deepEqual(snapshotDir(dir.path), { ...before, "run.json": snapshotDir(dir.path)["run.json"]! });
+    assert.deepEqual(snapshotDir(dir.path), {
+      ...before,
+      "run.json": snapshotDir(dir.path)["run.json"]!,
+    });
     const run = JSON.parse(fs.readFileSync(json, "utf8"));
     const promote = run.cases.find((c: { id: string }) => c.id === "promote-alice");
-    const users = promote.db_diff.databases[0].tables.find((t: { name: string }) => t.name === "users");
+    const users = promote.db_diff.databases[0].tables.find((t: { name: string }) =>
+      t.name === "users"
+    );
     assert.deepEqual(users.rows.changed[0].changed_columns, ["role"]);
     assert.equal(promote.db_diff.databases[0].path, db);
   });

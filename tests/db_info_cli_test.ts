@@ -43,7 +43,10 @@ describe("dbagenteval db info", () => {
       return dir.file("readme.txt");
     }, /is not a SQLite database \(header is "hello, I am text"\)/],
     ["a truncated database", () => {
-      const full = makeDb(dir.file("full.db"), "CREATE TABLE t (x); INSERT INTO t SELECT zeroblob(9000);");
+      const full = makeDb(
+        dir.file("full.db"),
+        "CREATE TABLE t (x); INSERT INTO t SELECT zeroblob(9000);",
+      );
       fs.writeFileSync(dir.file("cut.db"), fs.readFileSync(full).subarray(0, 5000));
       return dir.file("cut.db");
     }, /file is truncated/],

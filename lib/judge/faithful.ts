@@ -4,13 +4,7 @@
  *
  * @module
  */
-import { Check, type CheckContext, type CheckResult, SKIP } from "../eval/check.ts";
-import type { TestCase } from "../eval/case.ts";
-import type { Trace } from "../eval/trace.ts";
-import { answerToJudge } from "./_answer.ts";
-import { askJudge } from "./_ask_judge.ts";
-import { rowsTextOptions } from "./_prompt_rows.ts";
-import type { JudgeCheckOptions } from "./judge_checks.ts";
+import { JudgeCheck, type JudgePromptInput } from "./_judge_check.ts";
 import { faithfulPrompt } from "./prompts.ts";
 
 /**
@@ -30,48 +24,28 @@ import { faithfulPrompt } from "./prompts.ts";
  * result.status; // "FAIL"
  * ```
  */
-export class Faithful extends Check {
+export class Faithful extends JudgeCheck {
   /** The name shown in scorecards. */
   readonly name = "faithful";
-  readonly #options: JudgeCheckOptions;
-
-  /** @param options a timeout and prompt sizes */
-  constructor(options: JudgeCheckOptions = {}) {
-    super();
-    this.#options = options;
-  }
 
   /**
-   * @param trace what the agent did: its SQL, rows and answer
-   * @param testCase the case, for its question
-   * @param context the judge
-   * @returns PASS or FAIL with the judge's reason, ERROR when the judge failed, or SKIP
+   * @param input the answer and the trace, whose last execute stage holds the rows
+   * @returns the prompt, or why there are no rows to hold the answer against
    */
-  async run(trace: Trace, testCase: TestCase, context: CheckContext): Promise<CheckResult> {
-    const answer = answerToJudge(trace);
-    if (answer.kind === "none") return this.result(answer.stage, SKIP, answer.why);
-    if (context.judge === undefined) return this.result(answer.stage, SKIP, "no judge");
+  prompt({ answer, trace, testCase, rowsText }: JudgePromptInput): string | { skip: string } {
     const execute = trace.lastOf("execute");
     if (execute === undefined || execute.rows === undefined) {
-      const why = execute?.error !== undefined
-        ? "the execute stage failed"
-        : "no rows in the trace";
-      return this.result(answer.stage, SKIP, why);
+      return {
+        skip: execute?.error !== undefined ? "the execute stage failed" : "no rows in the trace",
+      };
     }
     const sql = trace.lastOf("generate")?.output;
-    const prompt = faithfulPrompt({
+    return faithfulPrompt({
       question: testCase.question || trace.question,
-      answer: answer.text,
+      answer,
       sql: typeof sql === "string" ? sql : undefined,
       rows: execute.rows,
-      rowsText: rowsTextOptions(this.#options),
-    });
-    return await askJudge({
-      check: this,
-      judge: context.judge,
-      prompt,
-      stage: answer.stage,
-      timeoutMs: this.#options.timeoutMs,
+      rowsText,
     });
   }
 }

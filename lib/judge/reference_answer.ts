@@ -4,13 +4,7 @@
  *
  * @module
  */
-import { Check, type CheckContext, type CheckResult, SKIP } from "../eval/check.ts";
-import type { TestCase } from "../eval/case.ts";
-import type { Trace } from "../eval/trace.ts";
-import { answerToJudge } from "./_answer.ts";
-import { askJudge } from "./_ask_judge.ts";
-import { rowsTextOptions } from "./_prompt_rows.ts";
-import type { JudgeCheckOptions } from "./judge_checks.ts";
+import { JudgeCheck, type JudgePromptInput } from "./_judge_check.ts";
 import { referenceAnswerPrompt } from "./prompts.ts";
 
 /**
@@ -32,48 +26,27 @@ import { referenceAnswerPrompt } from "./prompts.ts";
  * result; // { name: "reference_answer", stage: "answer", status: "PASS", detail: "Two is 2." }
  * ```
  */
-export class ReferenceAnswer extends Check {
+export class ReferenceAnswer extends JudgeCheck {
   /** The name shown in scorecards. */
   readonly name = "reference_answer";
-  readonly #options: JudgeCheckOptions;
-
-  /** @param options a timeout and prompt sizes */
-  constructor(options: JudgeCheckOptions = {}) {
-    super();
-    this.#options = options;
-  }
 
   /**
-   * @param trace what the agent did
-   * @param testCase the case, for its question, reference_sql and precision
-   * @param context the judge and the reference rows
-   * @returns PASS or FAIL with the judge's reason, ERROR when the judge failed, or SKIP
+   * @param input the answer, the case's reference_sql and the reference rows
+   * @returns the prompt, or why there is no reference result to compare with
    */
-  async run(trace: Trace, testCase: TestCase, context: CheckContext): Promise<CheckResult> {
-    const answer = answerToJudge(trace);
-    if (answer.kind === "none") return this.result(answer.stage, SKIP, answer.why);
-    if (context.judge === undefined) return this.result(answer.stage, SKIP, "no judge");
+  prompt({ answer, testCase, context, rowsText }: JudgePromptInput): string | { skip: string } {
     const referenceSql = testCase.reference_sql;
     if (referenceSql === undefined || referenceSql.trim() === "") {
-      return this.result(answer.stage, SKIP, "no reference_sql");
+      return { skip: "no reference_sql" };
     }
-    if (context.referenceRows === undefined) {
-      return this.result(answer.stage, SKIP, "the reference rows are not known");
-    }
-    const prompt = referenceAnswerPrompt({
+    if (context.referenceRows === undefined) return { skip: "the reference rows are not known" };
+    return referenceAnswerPrompt({
       question: testCase.question,
-      answer: answer.text,
+      answer,
       referenceSql,
       referenceRows: context.referenceRows,
       precision: testCase.precision,
-      rowsText: rowsTextOptions(this.#options),
-    });
-    return await askJudge({
-      check: this,
-      judge: context.judge,
-      prompt,
-      stage: answer.stage,
-      timeoutMs: this.#options.timeoutMs,
+      rowsText,
     });
   }
 }

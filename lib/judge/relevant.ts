@@ -3,12 +3,7 @@
  *
  * @module
  */
-import { Check, type CheckContext, type CheckResult, SKIP } from "../eval/check.ts";
-import type { TestCase } from "../eval/case.ts";
-import type { Trace } from "../eval/trace.ts";
-import { answerToJudge } from "./_answer.ts";
-import { askJudge } from "./_ask_judge.ts";
-import type { JudgeCheckOptions } from "./judge_checks.ts";
+import { JudgeCheck, type JudgePromptInput } from "./_judge_check.ts";
 import { relevantPrompt } from "./prompts.ts";
 
 /**
@@ -27,36 +22,15 @@ import { relevantPrompt } from "./prompts.ts";
  * result.detail; // "It does not talk about orders."
  * ```
  */
-export class Relevant extends Check {
+export class Relevant extends JudgeCheck {
   /** The name shown in scorecards. */
   readonly name = "relevant";
-  readonly #options: JudgeCheckOptions;
-
-  /** @param options a timeout */
-  constructor(options: JudgeCheckOptions = {}) {
-    super();
-    this.#options = options;
-  }
 
   /**
-   * @param trace what the agent did: its answer
-   * @param testCase the case, for its question
-   * @param context the judge
-   * @returns PASS or FAIL with the judge's reason, ERROR when the judge failed, or SKIP
+   * @param input the answer and the case's question
+   * @returns the prompt
    */
-  async run(trace: Trace, testCase: TestCase, context: CheckContext): Promise<CheckResult> {
-    const answer = answerToJudge(trace);
-    if (answer.kind === "none") return this.result(answer.stage, SKIP, answer.why);
-    if (context.judge === undefined) return this.result(answer.stage, SKIP, "no judge");
-    return await askJudge({
-      check: this,
-      judge: context.judge,
-      prompt: relevantPrompt({
-        question: testCase.question || trace.question,
-        answer: answer.text,
-      }),
-      stage: answer.stage,
-      timeoutMs: this.#options.timeoutMs,
-    });
+  prompt({ answer, trace, testCase }: JudgePromptInput): string {
+    return relevantPrompt({ question: testCase.question || trace.question, answer });
   }
 }

@@ -9,6 +9,7 @@ import { type Database, openDatabase } from "../sqlite/database.ts";
 import { checkSqliteFile } from "../sqlite/file_check.ts";
 import { type DiffOptions, diffSettings } from "./options.ts";
 import { type PagePlan, pagePlan } from "./page_plan.ts";
+import { type PageScan, scanPages } from "./_page_scan.ts";
 import { readSchema, type SideSchema, type TableSchema } from "./schema.ts";
 import { type ColumnsDiff, diffColumns, diffObjects, tableSchemaChanged } from "./schema_diff.ts";
 import { diffTableData } from "./table_data.ts";
@@ -97,12 +98,20 @@ export async function diffDatabasePair(pair: DatabasePair): Promise<DatabaseChan
   if (before === null && after === null) {
     return { ...base, status: "unchanged", tables: [], objects: [], skipped: [], error: null };
   }
-  if (after !== null && before !== null) {
-    // Open the after file alone first so that its errors name it.
-    (await openDatabase(after)).close();
+  // The page scan reads both files on I/O threads while the WASM engine
+  // starts and the schemas are read; it is awaited only once they are.
+  let scanning: Promise<PageScan | null> | null = null;
+  let scan: PageScan | null = null;
+  if (before !== null && after !== null && settings.include_data) {
+    scanning = scanPages(before, after);
   }
-  const db = await openDatabase((before ?? after)!);
+  let db: Database | null = null;
   try {
+    if (after !== null && before !== null) {
+      // Open the after file alone first so that its errors name it.
+      (await openDatabase(after)).close();
+    }
+    db = await openDatabase((before ?? after)!);
     let afterSchema = "main";
     if (before !== null && after !== null) {
       checkSqliteFile(after);
@@ -124,9 +133,10 @@ export async function diffDatabasePair(pair: DatabasePair): Promise<DatabaseChan
       before: before === null ? null : readSchema(db, "main"),
       after: after === null ? null : readSchema(db, afterSchema),
     };
-    const plan = before !== null && after !== null && settings.include_data
-      ? pagePlan(before, after, { before: sides.before!, after: sides.after! })
-      : null;
+    scan = scanning === null ? null : await scanning;
+    const plan = scan === null
+      ? null
+      : pagePlan(scan, { before: sides.before!, after: sides.after! });
     const { tables, skipped } = diffTables({ db, sides, afterSchema, settings, plan });
     const keep = tableFilter(settings);
     const objects = settings.include_schema
@@ -141,7 +151,9 @@ export async function diffDatabasePair(pair: DatabasePair): Promise<DatabaseChan
       : "unchanged";
     return { ...base, status, tables, objects, skipped, error: null };
   } finally {
-    db.close();
+    db?.close();
+    // A scan still running when opening failed is finished, then closed.
+    (scan ?? (await scanning))?.close();
   }
 }
 

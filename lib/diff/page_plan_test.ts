@@ -6,6 +6,8 @@ import { makeDb, tempDir } from "../../tests/fixtures.ts";
 import { openDatabase } from "../sqlite/database.ts";
 import { diffSqliteDatabases } from "./diff_sqlite.ts";
 import { pagePlan } from "./page_plan.ts";
+import { scanPages } from "./_page_scan.ts";
+import type { RowidRange } from "./table_data.ts";
 import { readSchema } from "./schema.ts";
 
 const dir = tempDir();
@@ -28,15 +30,22 @@ const ROWS = "WITH RECURSIVE s(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM s WHE
 const KEYED = "CREATE TABLE t(id INTEGER PRIMARY KEY, v TEXT, big TEXT)";
 const KEYED_FILL = `${ROWS} INSERT INTO t SELECT i, 'v' || i, NULL FROM s`;
 
+/** The plan of table t, with its ranges listed, or null when nothing can be skipped. */
 async function plannedTable(
   a: string,
   b: string,
-): Promise<ReturnType<NonNullable<ReturnType<typeof pagePlan>>["table"]>> {
+): Promise<{ identical: boolean; ranges: RowidRange[] | null } | null> {
   const db = await openDatabase(a);
   db.exec(`ATTACH '${b}' AS aft`);
   const sides = { before: readSchema(db, "main"), after: readSchema(db, "aft") };
   db.close();
-  return pagePlan(a, b, sides)?.table("t") ?? null;
+  const scan = await scanPages(a, b);
+  try {
+    const t = scan === null ? null : pagePlan(scan, sides)?.table("t") ?? null;
+    return t === null ? null : { identical: t.identical, ranges: t.ranges && [...t.ranges] };
+  } finally {
+    scan?.close();
+  }
 }
 
 describe("pagePlan()", () => {

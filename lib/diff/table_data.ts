@@ -52,9 +52,10 @@ export interface TableDataInput {
   readonly maxRows: number;
   /**
    * Rowid ranges outside which both sides are known to hold the same rows
-   * (from the page comparison), or null to compare everything.
+   * (from the page comparison), or null to compare everything. Iterated
+   * once per query, so it must be re-iterable.
    */
-  readonly ranges: readonly RowidRange[] | null;
+  readonly ranges: Iterable<RowidRange> | null;
 }
 
 /** The data plane of one table. */
@@ -146,7 +147,7 @@ function pick(row: SqliteRow, names: readonly string[]): SqliteRow {
 /** Runs `stmt` once per range (or once without ranges), calling `each` per row. */
 function forRanges(
   stmt: Statement,
-  ranges: readonly RowidRange[] | null,
+  ranges: Iterable<RowidRange> | null,
   each: () => void,
 ): void {
   try {

@@ -170,6 +170,8 @@ function varintKey(p: Buffer, at: number): number {
  * scan knows which pages are leaves), marking every page in `owned` and
  * calling `leaf` with each leaf and, with `bounds`, its rowid bounds from
  * the dividers (-Infinity..Infinity at the ends; not read otherwise).
+ *
+ * @returns whether the tree has a page marked in `dirty`
  */
 function walk(
   reader: Reader,
@@ -178,13 +180,16 @@ function walk(
     owned?: Uint8Array;
     bounds?: boolean;
     leaf?: (page: number, lo: number, hi: number) => void;
+    dirty?: Uint8Array;
   },
-): void {
+): boolean {
   const { types, pages } = reader.file;
-  const { owned, leaf } = visit;
+  const { owned, leaf, dirty } = visit;
+  let touched = false;
   const go = (n: number, lo: number, hi: number, depth: number): void => {
     if (depth > 40 || n < 1 || n > pages) throw new Corrupt();
     if (owned !== undefined) owned[n] = 1;
+    if (dirty?.[n] === 1) touched = true;
     const type = types[n]!;
     if (type === TABLE_LEAF || type === INDEX_LEAF) {
       leaf?.(n, lo, hi);
@@ -213,6 +218,7 @@ function walk(
     }
   };
   go(root, -Infinity, Infinity, 0);
+  return touched;
 }
 
 function markFreelist(reader: Reader, owned: Uint8Array): void {
@@ -256,17 +262,35 @@ function plan(scan: PageScan, sides: { before: SideSchema; after: SideSchema }):
   const ra = new Reader(scan.before, scan.pageSize);
   const rb = new Reader(scan.after, scan.pageSize);
   const n = scan.dirty.length;
+  // Tables whose before tree has no differing page. With the same root on
+  // both sides the after tree is then the same pages (each clean page has
+  // the same children), so the table is identical. With no differing page
+  // at all, that holds for every table.
+  const clean = new Set<string>();
+  const cleanTree = (name: string): boolean => {
+    const ta = sides.before.tables.get(name);
+    const tb = sides.after.tables.get(name);
+    return ta !== undefined && tb !== undefined && ta.rootPage === tb.rootPage &&
+      (scan.dirtyCount === 0 || clean.has(name));
+  };
   if (scan.dirtyCount > 0) {
     // A differing page that is no b-tree or free page on either side is an
     // overflow (or pointer-map) page: clean leaves may point at it.
     const owned = new Uint8Array(n);
+    const { dirty } = scan;
     for (const [side, reader] of [[sides.before, ra], [sides.after, rb]] as const) {
       walk(reader, 1, { owned });
-      for (const t of side.tables.values()) if (t.rootPage > 0) walk(reader, t.rootPage, { owned });
+      for (const t of side.tables.values()) {
+        if (t.rootPage <= 0) continue;
+        // The after side of a clean tree is the same pages, owned already.
+        if (side === sides.after && cleanTree(t.name)) continue;
+        const touched = walk(reader, t.rootPage, { owned, dirty });
+        if (side === sides.before && !touched) clean.add(t.name);
+      }
       for (const o of side.objects) if (o.rootPage > 0) walk(reader, o.rootPage, { owned });
       markFreelist(reader, owned);
     }
-    for (let p = 2; p < n; p++) if (scan.dirty[p] === 1 && owned[p] === 0) return null;
+    for (let p = 2; p < n; p++) if (dirty[p] === 1 && owned[p] === 0) return null;
   }
   const marks = new Uint8Array(n);
   const tablePages = (name: string): TablePages | null => {
@@ -274,15 +298,12 @@ function plan(scan: PageScan, sides: { before: SideSchema; after: SideSchema }):
     const tb = sides.after.tables.get(name);
     if (ta === undefined || tb === undefined || ta.rootPage <= 0 || tb.rootPage <= 0) return null;
     if (normalizeSql(ta.sql) !== normalizeSql(tb.sql)) return null;
-    // No page differs: the same root means the same tree.
-    if (scan.dirtyCount === 0 && ta.rootPage === tb.rootPage) {
-      return { identical: true, ranges: new RowidRanges() };
-    }
+    if (cleanTree(name)) return { identical: true, ranges: new RowidRanges() };
     // Page-indexed marks, not Sets: a 20M-row table has 500k leaves.
     marks.fill(0);
     walk(ra, ta.rootPage, { leaf: (p) => void (marks[p]! |= 1) });
     walk(rb, tb.rootPage, { leaf: (p) => void (marks[p]! |= 2) });
-    const clean = (p: number): boolean => scan.dirty[p] === 0 && marks[p] === 3;
+    const cleanLeaf = (p: number): boolean => scan.dirty[p] === 0 && marks[p] === 3;
     const rowid = rowidTable(ta) && rowidTable(tb);
     let identical = true;
     const rangesOf = (reader: Reader, root: number): RowidRanges => {
@@ -290,7 +311,7 @@ function plan(scan: PageScan, sides: { before: SideSchema; after: SideSchema }):
       walk(reader, root, {
         bounds: rowid,
         leaf: (p, lo, hi) => {
-          if (clean(p)) return;
+          if (cleanLeaf(p)) return;
           identical = false;
           if (rowid) out.push(lo, hi);
         },

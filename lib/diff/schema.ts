@@ -65,6 +65,7 @@ export function readSchema(db: Database, schema: string): SideSchema {
     `SELECT type, name, tbl_name, sql, rootpage FROM ${ident(schema)}.sqlite_schema
      ORDER BY name`,
   );
+  const columns = readColumns(db, schema);
   const tables = new Map<string, TableSchema>();
   const objects: ObjectSchema[] = [];
   for (const row of rows) {
@@ -73,7 +74,7 @@ export function readSchema(db: Database, schema: string): SideSchema {
     const sql = row["sql"] === null ? "" : String(row["sql"]);
     const rootPage = Number(row["rootpage"] ?? 0);
     if (type === "table") {
-      tables.set(name, readTable(db, { schema, name, sql, rootPage }));
+      tables.set(name, tableSchema({ name, sql, rootPage, columns: columns.get(name) ?? [] }));
     } else if ((type === "index" || type === "view" || type === "trigger") && sql !== "") {
       // Indexes without SQL are the automatic ones behind UNIQUE and PRIMARY
       // KEY constraints: they change only with their table.
@@ -83,23 +84,46 @@ export function readSchema(db: Database, schema: string): SideSchema {
   return { tables, objects };
 }
 
-function readTable(
-  db: Database,
-  t: { schema: string; name: string; sql: string; rootPage: number },
+/**
+ * Every table's columns in one statement: 200 tables cost one query, not
+ * 200 (the WHERE on type is checked before the pragma runs, so views are
+ * never resolved).
+ */
+function readColumns(db: Database, schema: string): Map<string, ColumnInfo[]> {
+  const out = new Map<string, ColumnInfo[]>();
+  const stmt = db.prepare(
+    `SELECT s.name, x.name, x.type, x."notnull", x.dflt_value, x.pk, x.hidden
+     FROM ${ident(schema)}.sqlite_schema AS s
+     JOIN pragma_table_xinfo(s.name, ${stringLiteral(schema)}) AS x
+     WHERE s.type = 'table'`,
+  );
+  try {
+    while (stmt.step()) {
+      const table = String(stmt.value(0));
+      let list = out.get(table);
+      if (list === undefined) out.set(table, list = []);
+      const dflt = stmt.value(4);
+      list.push({
+        name: String(stmt.value(1)),
+        type: String(stmt.value(2) ?? ""),
+        not_null: Number(stmt.value(3)) !== 0,
+        default: dflt === null ? null : String(dflt),
+        primary_key: Number(stmt.value(5)),
+        hidden: Number(stmt.value(6)),
+      });
+    }
+  } finally {
+    stmt.finalize();
+  }
+  return out;
+}
+
+function tableSchema(
+  t: { name: string; sql: string; rootPage: number; columns: ColumnInfo[] },
 ): TableSchema {
   const module = /^\s*CREATE\s+VIRTUAL\s+TABLE\s+.*?\bUSING\s+([A-Za-z0-9_]+)/is.exec(t.sql)?.[1]
     ?.toLowerCase() ?? null;
-  const columns: ColumnInfo[] = db.query(
-    `SELECT name, type, "notnull" AS nn, dflt_value, pk, hidden
-     FROM pragma_table_xinfo(${stringLiteral(t.name)}, ${stringLiteral(t.schema)})`,
-  ).map((c) => ({
-    name: String(c["name"]),
-    type: String(c["type"] ?? ""),
-    not_null: Number(c["nn"]) !== 0,
-    default: c["dflt_value"] === null ? null : String(c["dflt_value"]),
-    primary_key: Number(c["pk"]),
-    hidden: Number(c["hidden"]),
-  }));
+  const { columns } = t;
   const withoutRowid = /\)\s*(?:STRICT\s*,\s*)?WITHOUT\s+ROWID\s*(?:,\s*STRICT\s*)?;?\s*$/i.test(
     t.sql,
   );

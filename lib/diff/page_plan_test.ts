@@ -78,6 +78,52 @@ describe("pagePlan()", () => {
   });
 });
 
+describe("pagePlan() with other pages changed", () => {
+  const OTHER = "CREATE TABLE o(id INTEGER PRIMARY KEY, v TEXT)";
+  const OTHER_FILL = `${ROWS} INSERT INTO o SELECT i, 'o' || i FROM s`;
+  const UPDATE_O = "UPDATE o SET v = 'x' WHERE id = 5";
+  // name, schema, fill, change, t's plan (identical, or null: compared whole), t's changed rows
+  const cases: [string, string, string, string, boolean | null, number][] = [
+    [
+      "still marks t identical when only another table changed",
+      `${OTHER}; ${KEYED}`,
+      `${OTHER_FILL}; ${KEYED_FILL}`,
+      UPDATE_O,
+      true,
+      0,
+    ],
+    [
+      "still plans t when a view added to a multi-page sqlite_schema changed its pages",
+      `${OTHER}; ${KEYED}; ${
+        Array.from({ length: 60 }, (_, i) => `CREATE VIEW v${i} AS SELECT '${"x".repeat(100)}'`)
+          .join("; ")
+      }`,
+      `${OTHER_FILL}; ${KEYED_FILL}`,
+      `CREATE VIEW w AS SELECT 1; ${UPDATE_O}`,
+      true,
+      0,
+    ],
+    [
+      "compares t whole when its rowids are beyond 2^53",
+      `${OTHER}; ${KEYED}`,
+      `${OTHER_FILL}; ${ROWS} INSERT INTO t SELECT 9007199254740993 + i, 'v' || i, NULL FROM s`,
+      "UPDATE t SET v = 'x' WHERE id = 9007199254740993 + 1500",
+      null,
+      1,
+    ],
+  ];
+  for (const [name, schema, fill, change, identical, changed] of cases) {
+    it(name, async () => {
+      const [a, b] = pair(schema, fill, change);
+      const plan = await plannedTable(a, b);
+      assert.equal(plan === null ? null : plan.identical, identical);
+      const diff = await diffSqliteDatabases(a, b);
+      const t = diff.databases[0]?.tables.find((x) => x.name === "t");
+      assert.deepEqual(t?.counts, { added: 0, removed: 0, changed });
+    });
+  }
+});
+
 describe("diffSqliteDatabases() with skipped pages", () => {
   const cases: [
     string,

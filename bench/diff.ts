@@ -5,8 +5,11 @@
  * the peak RSS of ours (from /usr/bin/time -v, our side as a child process).
  * Both produce their full output: sqldiff's SQL to /dev/null, ours the
  * summary to /dev/null and the JSON document with --json /dev/null.
+ * "Ours" is `deno run -A cli.ts` and, with `--bin PATH` (repeatable), also
+ * each compiled binary (`deno task build` writes dist/dbagenteval), each
+ * with its own ratio: the binary is what CI runners download.
  *
- * Usage: deno run -A bench/diff.ts [--reps N] [--only w1,w2] [--big]
+ * Usage: deno run -A bench/diff.ts [--reps N] [--only w1,w2] [--big] [--bin PATH]...
  *
  * @module
  */
@@ -60,40 +63,40 @@ const median = (xs: number[]): number => {
 };
 
 const deno = process.execPath;
-console.log(
-  `reps=${reps}; ours = ${path.basename(deno)} run -A cli.ts db diff A B --json /dev/null`,
-);
+const bins = process.argv.flatMap((a, i) => (a === "--bin" ? [process.argv[i + 1]!] : []));
+const ourCommands: [string, string[]][] = [
+  ["deno run", [deno, "run", "-A", "--quiet", "cli.ts"]],
+  ...bins.map((b): [string, string[]] => [b, [path.resolve(b)]]),
+];
+console.log(`reps=${reps}; ours = <command> db diff A B --json /dev/null, for each of:`);
+for (const [label, cmd] of ourCommands) console.log(`  ${label}: ${cmd.join(" ")}`);
 for (const [name, a, b] of workloads) {
   if (only !== undefined && !only.includes(name)) continue;
   const before = path.join(DATA, a);
   const after = path.join(DATA, b);
   const theirs: Run[] = [];
-  const ours: Run[] = [];
-  const ratios: number[] = [];
+  const ours = ourCommands.map((): { runs: Run[]; ratios: number[] } => ({ runs: [], ratios: [] }));
   for (let i = 0; i < reps; i++) {
     const s = timed(["sh", "-c", `/usr/bin/sqldiff "${before}" "${after}" > /dev/null`]);
-    const o = timed([
-      deno,
-      "run",
-      "-A",
-      "--quiet",
-      "cli.ts",
-      "db",
-      "diff",
-      before,
-      after,
-      "--json",
-      "/dev/null",
-    ]);
     theirs.push(s);
-    ours.push(o);
-    ratios.push(o.seconds / s.seconds);
+    ourCommands.forEach(([, cmd], k) => {
+      const o = timed([...cmd, "db", "diff", before, after, "--json", "/dev/null"]);
+      ours[k]!.runs.push(o);
+      ours[k]!.ratios.push(o.seconds / s.seconds);
+    });
   }
+  const mb = (runs: Run[]): string => (Math.max(...runs.map((r) => r.maxRssKb)) / 1024).toFixed(0);
   console.log(
-    `${name}: sqldiff ${median(theirs.map((r) => r.seconds)).toFixed(2)} s, ours ${
-      median(ours.map((r) => r.seconds)).toFixed(2)
-    } s, median ratio ${median(ratios).toFixed(2)}, our peak RSS ${
-      (Math.max(...ours.map((r) => r.maxRssKb)) / 1024).toFixed(0)
-    } MB (sqldiff ${(Math.max(...theirs.map((r) => r.maxRssKb)) / 1024).toFixed(0)} MB)`,
+    `${name}: sqldiff ${median(theirs.map((r) => r.seconds)).toFixed(2)} s, peak RSS ${
+      mb(theirs)
+    } MB`,
   );
+  ourCommands.forEach(([label], k) => {
+    const { runs, ratios } = ours[k]!;
+    console.log(
+      `  ${label}: ${median(runs.map((r) => r.seconds)).toFixed(2)} s, median ratio ${
+        median(ratios).toFixed(2)
+      }, peak RSS ${mb(runs)} MB`,
+    );
+  });
 }

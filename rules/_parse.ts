@@ -20,20 +20,20 @@ type ParserModule = { Parser?: new () => SqlParser; default?: { Parser?: new () 
 
 // One literal import per dialect, so `bun build --compile` bundles each.
 const LOADERS: Record<Dialect, () => Promise<unknown>> = {
-  sqlite: () => import("node-sql-parser/build/sqlite.js"),
-  postgres: () => import("node-sql-parser/build/postgresql.js"),
-  mysql: () => import("node-sql-parser/build/mysql.js"),
-  mariadb: () => import("node-sql-parser/build/mariadb.js"),
-  bigquery: () => import("node-sql-parser/build/bigquery.js"),
-  db2: () => import("node-sql-parser/build/db2.js"),
-  hive: () => import("node-sql-parser/build/hive.js"),
-  redshift: () => import("node-sql-parser/build/redshift.js"),
-  snowflake: () => import("node-sql-parser/build/snowflake.js"),
-  transactsql: () => import("node-sql-parser/build/transactsql.js"),
-  trino: () => import("node-sql-parser/build/trino.js"),
-  athena: () => import("node-sql-parser/build/athena.js"),
-  flinksql: () => import("node-sql-parser/build/flinksql.js"),
-  noql: () => import("node-sql-parser/build/noql.js"),
+  sqlite: () => import("./_parsers/sqlite.ts").then((m) => m.parser),
+  postgres: () => import("./_parsers/postgresql.ts").then((m) => m.parser),
+  mysql: () => import("./_parsers/mysql.ts").then((m) => m.parser),
+  mariadb: () => import("./_parsers/mariadb.ts").then((m) => m.parser),
+  bigquery: () => import("./_parsers/bigquery.ts").then((m) => m.parser),
+  db2: () => import("./_parsers/db2.ts").then((m) => m.parser),
+  hive: () => import("./_parsers/hive.ts").then((m) => m.parser),
+  redshift: () => import("./_parsers/redshift.ts").then((m) => m.parser),
+  snowflake: () => import("./_parsers/snowflake.ts").then((m) => m.parser),
+  transactsql: () => import("./_parsers/transactsql.ts").then((m) => m.parser),
+  trino: () => import("./_parsers/trino.ts").then((m) => m.parser),
+  athena: () => import("./_parsers/athena.ts").then((m) => m.parser),
+  flinksql: () => import("./_parsers/flinksql.ts").then((m) => m.parser),
+  noql: () => import("./_parsers/noql.ts").then((m) => m.parser),
 };
 
 /** The `database` option node-sql-parser wants for a dialect. */

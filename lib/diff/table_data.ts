@@ -27,6 +27,7 @@
  *
  * @module
  */
+import { collectGarbage } from "../sqlite/_collect_garbage.ts";
 import type { Database, Statement } from "../sqlite/database.ts";
 import type { SqliteRow } from "../sqlite/value.ts";
 import { sameValue } from "../sqlite/value.ts";
@@ -144,6 +145,9 @@ function pick(row: SqliteRow, names: readonly string[]): SqliteRow {
   return out;
 }
 
+/** How many range queries run between two collections under Bun (see _collect_garbage.ts). */
+const GC_EVERY_RANGES = 20_000;
+
 /** Runs `stmt` once per range (or once without ranges), calling `each` per row. */
 function forRanges(
   stmt: Statement,
@@ -151,9 +155,11 @@ function forRanges(
   each: () => void,
 ): void {
   try {
+    let done = 0;
     for (const r of ranges ?? [null]) {
       if (r !== null) stmt.bind([r[0], r[1]]);
       while (stmt.step()) each();
+      if (++done % GC_EVERY_RANGES === 0) collectGarbage();
     }
   } finally {
     stmt.finalize();

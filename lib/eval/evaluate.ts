@@ -301,19 +301,8 @@ export async function runCase(
   });
 }
 
-/** What {@link checkQuestion} takes. */
-export interface CheckQuestionOptions {
-  /** Runs the reference SQL; needed when `referenceSql` is given. */
-  readonly execute?: Executor | undefined;
-  /** Rules and custom checks. */
-  readonly rules?: readonly CheckLike[] | undefined;
-  /** A judge: adds the judge checks. */
-  readonly judge?: Judge | undefined;
-  /** Milliseconds the agent may take before the check is an ERROR. */
-  readonly timeoutMs?: number | undefined;
-  /** A SQLite file the agent gets a fresh copy of; with `rules: [dbChange(...)]` (--agent-db). */
-  readonly agentDb?: string | undefined;
-}
+/** What {@link checkQuestion} takes: {@link runCase}'s options but the setup. */
+export type CheckQuestionOptions = Omit<RunCaseOptions, "setup">;
 
 /**
  * Asks the agent one question and checks what it did against the reference

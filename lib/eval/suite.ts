@@ -8,39 +8,27 @@ import { UsageError } from "../errors.ts";
 import { type CheckResult, ERROR, FAIL, type Judge, PASS, SKIP, type Status } from "./check.ts";
 import type { TestCase } from "./case.ts";
 import type { Agent } from "./agent.ts";
-import { type CaseSetup, type CheckLike, type Executor, runCase } from "./evaluate.ts";
+import { runCase, type RunCaseOptions } from "./evaluate.ts";
 import { Scorecard } from "./scorecard.ts";
 import { DB_EXPECT_KEYS } from "./checks/_db_expect.ts";
 import { checkSqliteFile } from "../sqlite/file_check.ts";
 
-/** What {@link runSuite} takes. */
-export interface SuiteOptions {
-  /** Runs the reference SQL; needed when a case has reference_sql. */
-  readonly execute?: Executor | undefined;
-  /** Rules and custom checks, run on every case. */
-  readonly rules?: readonly CheckLike[] | undefined;
-  /** A judge: adds the judge checks to every case. */
-  readonly judge?: Judge | undefined;
+/**
+ * What {@link runSuite} takes: everything {@link runCase} takes (executor,
+ * rules, judge, timeout, setup, agentDb), applied to every case, and how
+ * the suite runs them.
+ */
+export interface SuiteOptions extends RunCaseOptions {
   /** Judge calls in flight at once, across all cases. Default 2. */
   readonly judgeConcurrency?: number | undefined;
   /** Cases run at the same time. Default 4. */
   readonly concurrency?: number | undefined;
-  /** Milliseconds a case's agent call and reference SQL may take before it is an ERROR. */
-  readonly timeoutMs?: number | undefined;
   /** Run only the cases with one of these tags. */
   readonly tags?: readonly string[] | undefined;
   /** Called after each case, in the order cases finish. */
   readonly onProgress?:
     | ((done: number, total: number, result: CaseResult) => void)
     | undefined;
-  /** Per-case setup and teardown around the agent call (e.g. a database copy). */
-  readonly setup?: CaseSetup | undefined;
-  /**
-   * A SQLite file the agent may change (--agent-db): each case gets its own
-   * fresh copy as `context.dbPath`, and the db_change, db_unchanged and
-   * db_no_change checks read the diff of that copy. The file is only read.
-   */
-  readonly agentDb?: string | undefined;
 }
 
 /** The result of one case in a suite. */

@@ -122,12 +122,12 @@ export {
 export { type Agent, type AgentContext, checkRows, toTrace } from "./lib/eval/agent.ts";
 export {
   acceptableResults,
-  CASE_FIELDS,
   type CaseInput,
   defineCase,
   loadCases,
   parseCases,
 } from "./lib/eval/cases.ts";
+export { CASE_FIELDS } from "./lib/eval/case_schema.ts";
 export {
   isNumericText,
   normalizeNumber,

@@ -7,25 +7,12 @@
  * @module
  */
 import { readFile } from "node:fs/promises";
-import * as v from "valibot";
 import { isMap, isPair, isScalar, isSeq, LineCounter, parseDocument } from "yaml";
 import type { Document, Node as YamlNode } from "yaml";
-import { CasesFileError, SelectorError } from "../errors.ts";
-import { parseSelector } from "../../selector/match.ts";
+import { CasesFileError } from "../errors.ts";
 import type { Expect, TestCase } from "./case.ts";
-import { nameList } from "./_json.ts";
+import { CaseProblem, type PathKey, readCase } from "./case_schema.ts";
 import type { Row } from "./trace.ts";
-
-/** The fields a case may have, in the order the error message lists them. */
-export const CASE_FIELDS = [
-  "expect",
-  "id",
-  "ordered",
-  "precision",
-  "question",
-  "reference_sql",
-  "tags",
-] as const;
 
 /** A case as a user writes it in code: only `question` is needed. */
 export interface CaseInput {
@@ -38,152 +25,11 @@ export interface CaseInput {
   readonly precision?: number | undefined;
 }
 
-type PathKey = string | number;
-
 /** Where the cases came from, and how to find the line of a value in it. */
 interface Source {
   readonly items: readonly unknown[];
   /** The 1-based line of a case (`path` empty), a key (`key` true) or a value. */
   lineOf(index: number, path: readonly PathKey[], key: boolean): number | undefined;
-}
-
-class CaseProblem extends Error {
-  constructor(readonly path: readonly PathKey[], message: string, readonly key = false) {
-    super(message);
-  }
-}
-
-const nonEmptyText = (field: string) =>
-  v.pipe(
-    v.string(`${field} must be text`),
-    v.check((s) => s.trim() !== "", `${field} must not be empty`),
-  );
-
-const CaseSchema = v.object({
-  question: nonEmptyText("question"),
-  reference_sql: v.optional(nonEmptyText("reference_sql")),
-  id: v.optional(
-    v.pipe(
-      v.union([v.string(), v.number()], "id must be text"),
-      v.transform(String),
-      v.check((s) => s.trim() !== "", "id must not be empty"),
-    ),
-  ),
-  tags: v.optional(
-    v.array(
-      v.pipe(v.union([v.string(), v.number()], "each tag must be text"), v.transform(String)),
-      "tags must be a list, e.g. [easy, money]",
-    ),
-  ),
-  ordered: v.optional(v.boolean("ordered must be true or false")),
-  precision: v.optional(
-    v.pipe(
-      v.number("precision must be a whole number from 0 to 12"),
-      v.integer("precision must be a whole number from 0 to 12"),
-      v.minValue(0, "precision must be a whole number from 0 to 12"),
-      v.maxValue(12, "precision must be a whole number from 0 to 12"),
-    ),
-  ),
-  expect: v.optional(
-    v.custom<Record<string, unknown>>(
-      isPlainObject,
-      "expect must be a mapping, e.g. expect: {rows: [{total: 2}]}",
-    ),
-  ),
-});
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  if (value === null || typeof value !== "object" || Array.isArray(value)) return false;
-  const proto = Object.getPrototypeOf(value);
-  return proto === Object.prototype || proto === null;
-}
-
-/** Checks expect.rows: one result (a list of rows) or several (a list of lists of rows). */
-function checkExpectRows(rows: unknown): void {
-  const shape = "expect.rows must be a list of rows, like [{total: 2}], or a list of such lists";
-  if (!Array.isArray(rows)) throw new CaseProblem(["expect", "rows"], shape);
-  const lists = rows.length > 0 && rows.every(Array.isArray);
-  if (lists) {
-    rows.forEach((result: unknown[], i) =>
-      result.forEach((row, j) => {
-        if (!isPlainObject(row)) throw new CaseProblem(["expect", "rows", i, j], shape);
-      })
-    );
-    return;
-  }
-  rows.forEach((row, i) => {
-    if (!isPlainObject(row)) throw new CaseProblem(["expect", "rows", i], shape);
-  });
-}
-
-/** Reads a SelectorError's JSON path (`rows.changed.where[0].role`) back into keys. */
-function selectorPath(jsonPath: string): PathKey[] {
-  const keys: PathKey[] = [];
-  for (const m of jsonPath.matchAll(/([^.[\]]+)|\[(\d+)\]/g)) {
-    keys.push(m[2] !== undefined ? Number(m[2]) : m[1]!);
-  }
-  return keys;
-}
-
-/**
- * Checks the database side-effect expectations: db_change and db_no_change
- * are selectors, validated here so `validate` finds their mistakes (with the
- * line of the bad key); db_unchanged is true or false.
- */
-function checkExpectDb(expect: Record<string, unknown>): void {
-  for (const key of ["db_change", "db_no_change"]) {
-    if (!(key in expect)) continue;
-    try {
-      parseSelector(expect[key]);
-    } catch (e) {
-      if (!(e instanceof SelectorError)) throw e;
-      const inner = e.jsonPath === "" ? e.message : e.message.slice(e.jsonPath.length + 2);
-      const where = e.jsonPath === "" ? `expect.${key}` : `expect.${key}.${e.jsonPath}`;
-      throw new CaseProblem(["expect", key, ...selectorPath(e.jsonPath)], `${where}: ${inner}`);
-    }
-  }
-  if ("db_unchanged" in expect && typeof expect["db_unchanged"] !== "boolean") {
-    throw new CaseProblem(
-      ["expect", "db_unchanged"],
-      "expect.db_unchanged takes true (the agent must not change the database) or false",
-    );
-  }
-}
-
-/** Validates one case and fills the defaults; the id may still be missing. */
-function readCase(raw: unknown): Omit<TestCase, "id"> & { id?: string } {
-  if (!isPlainObject(raw)) {
-    throw new CaseProblem([], "a case must be a mapping with at least a question");
-  }
-  const unknown = Object.keys(raw).filter((k) => !(CASE_FIELDS as readonly string[]).includes(k));
-  if (unknown.length > 0) {
-    throw new CaseProblem(
-      [unknown[0]!],
-      `unknown field(s) ${nameList(unknown)}; allowed: ${CASE_FIELDS.join(", ")}`,
-      true,
-    );
-  }
-  if (!("question" in raw)) {
-    throw new CaseProblem([], "missing field 'question'; every case needs a question");
-  }
-  const parsed = v.safeParse(CaseSchema, raw);
-  if (!parsed.success) {
-    const issue = parsed.issues[0];
-    const path = (issue.path ?? []).map((p) => p.key as PathKey);
-    throw new CaseProblem(path, issue.message);
-  }
-  const c = parsed.output;
-  if (c.expect !== undefined && "rows" in c.expect) checkExpectRows(c.expect["rows"]);
-  if (c.expect !== undefined) checkExpectDb(c.expect);
-  return {
-    question: c.question,
-    ...(c.reference_sql !== undefined ? { reference_sql: c.reference_sql } : {}),
-    ...(c.expect !== undefined ? { expect: c.expect as Expect } : {}),
-    ...(c.id !== undefined ? { id: c.id } : {}),
-    tags: c.tags ?? [],
-    ordered: c.ordered ?? false,
-    precision: c.precision ?? 2,
-  };
 }
 
 /**

@@ -15,8 +15,7 @@ export type Ptr = number;
 export interface Struct {
   readonly pointer: Ptr;
   dispose(): void;
-  // deno-lint-ignore no-explicit-any
-  [member: `$${string}`]: any;
+  [member: `$${string}`]: unknown;
 }
 
 /** The raw C exports we call in hot loops. */

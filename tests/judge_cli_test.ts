@@ -40,6 +40,14 @@ export async function asyncJudge(prompt) {
 export function throwingJudge() {
   throw new Error("my model is down");
 }
+// Says how many of its calls were in flight when it was called.
+let inflight = 0;
+export async function slowJudge(prompt) {
+  const seen = ++inflight;
+  await new Promise((resolve) => setTimeout(resolve, 100));
+  inflight--;
+  return "PASS\\nseen " + seen + " at once";
+}
 `,
 );
 fs.writeFileSync(
@@ -122,6 +130,19 @@ describe("dbagenteval run --judge", () => {
     assert.ok(saved.cases[0].checks.some((c: SavedCheck) => c.name === "reference_rows"));
     assert.match(fs.readFileSync(dir.file("out.md"), "utf8"), /reference_answer/);
   });
+
+  for (const [limit, most] of [["1", 1], ["3", 3]] as const) {
+    it(`keeps at most ${limit} judge call(s) in flight with --judge-concurrency ${limit}`, () => {
+      const file = `limit${limit}.json`;
+      const r = runCli(
+        [...BASE, "--judge", "shop.js:slowJudge", "--judge-concurrency", limit, "--json", file],
+        { cwd: dir.path },
+      );
+      assert.equal(r.code, 0, r.stdout + r.stderr);
+      const seen = judgeChecksIn(file).map((c) => Number(/seen (\d+)/.exec(c[3])?.[1]));
+      assert.equal(Math.max(...seen), most);
+    });
+  }
 
   it("accepts an asynchronous judge", () => {
     const r = runCli([...BASE, "--judge", "shop.js:asyncJudge", "--json", "async.json"], {

@@ -33,6 +33,7 @@ export interface RunOptions {
   readonly judgeModel?: string;
   readonly tags?: string;
   readonly concurrency: number;
+  readonly judgeConcurrency: number;
   readonly timeout?: number;
   readonly json?: string;
   readonly md?: string;
@@ -145,6 +146,7 @@ export async function runCommand(file: string, options: RunOptions): Promise<num
     const progress = progressLine();
     const suiteOptions: SuiteOptions = {
       concurrency: options.concurrency,
+      judgeConcurrency: options.judgeConcurrency,
       ...(execute !== undefined ? { execute } : {}),
       ...(rules !== undefined ? { rules } : {}),
       ...(judge !== undefined ? { judge } : {}),

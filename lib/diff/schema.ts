@@ -7,6 +7,7 @@
  *
  * ```sql
  * CREATE TABLE a(id INTEGER PRIMARY KEY, x);   -- rowid: id is the rowid
+ * CREATE TABLE f(id INTEGER PRIMARY KEY DESC, x); -- primary_key: DESC is not an alias
  * CREATE TABLE b(id INT PRIMARY KEY, x);       -- primary_key: INT is not an alias
  * CREATE TABLE c(k TEXT, n, x, PRIMARY KEY(k, n)); -- primary_key (k, n), not the rowid
  * CREATE TABLE d(k TEXT PRIMARY KEY, x) WITHOUT ROWID; -- primary_key (k)
@@ -66,6 +67,7 @@ export function readSchema(db: Database, schema: string): SideSchema {
      ORDER BY name`,
   );
   const columns = readColumns(db, schema);
+  const pkIndexed = readPkIndexed(db, schema);
   const tables = new Map<string, TableSchema>();
   const objects: ObjectSchema[] = [];
   for (const row of rows) {
@@ -74,7 +76,16 @@ export function readSchema(db: Database, schema: string): SideSchema {
     const sql = row["sql"] === null ? "" : String(row["sql"]);
     const rootPage = Number(row["rootpage"] ?? 0);
     if (type === "table") {
-      tables.set(name, tableSchema({ name, sql, rootPage, columns: columns.get(name) ?? [] }));
+      tables.set(
+        name,
+        tableSchema({
+          name,
+          sql,
+          rootPage,
+          columns: columns.get(name) ?? [],
+          pkIndexed: pkIndexed.has(name),
+        }),
+      );
     } else if ((type === "index" || type === "view" || type === "trigger") && sql !== "") {
       // Indexes without SQL are the automatic ones behind UNIQUE and PRIMARY
       // KEY constraints: they change only with their table.
@@ -118,8 +129,29 @@ function readColumns(db: Database, schema: string): Map<string, ColumnInfo[]> {
   return out;
 }
 
+/**
+ * The tables whose primary key has its own index (`origin = 'pk'`). In a
+ * rowid table that is every primary key except a rowid alias: an INTEGER
+ * PRIMARY KEY DESC looks like an alias in `table_xinfo` but is an ordinary
+ * column with an index, whose values are not the rowids.
+ */
+function readPkIndexed(db: Database, schema: string): Set<string> {
+  const out = new Set<string>();
+  const stmt = db.prepare(
+    `SELECT DISTINCT s.name FROM ${ident(schema)}.sqlite_schema AS s
+     JOIN pragma_index_list(s.name, ${stringLiteral(schema)}) AS i
+     WHERE s.type = 'table' AND i.origin = 'pk'`,
+  );
+  try {
+    while (stmt.step()) out.add(String(stmt.value(0)));
+  } finally {
+    stmt.finalize();
+  }
+  return out;
+}
+
 function tableSchema(
-  t: { name: string; sql: string; rootPage: number; columns: ColumnInfo[] },
+  t: { name: string; sql: string; rootPage: number; columns: ColumnInfo[]; pkIndexed: boolean },
 ): TableSchema {
   const module = /^\s*CREATE\s+VIRTUAL\s+TABLE\s+.*?\bUSING\s+([A-Za-z0-9_]+)/is.exec(t.sql)?.[1]
     ?.toLowerCase() ?? null;
@@ -136,7 +168,9 @@ function tableSchema(
       key = ["name"];
       keyKind = "primary_key";
     }
-  } else if (!withoutRowid && pk.length === 1 && pk[0]!.type.toUpperCase() === "INTEGER") {
+  } else if (
+    !withoutRowid && !t.pkIndexed && pk.length === 1 && pk[0]!.type.toUpperCase() === "INTEGER"
+  ) {
     keyKind = "rowid";
   } else keyKind = "primary_key";
   const names = new Set(columns.map((c) => c.name.toLowerCase()));

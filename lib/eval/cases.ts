@@ -52,9 +52,10 @@ export function slugify(question: string): string {
 /** Validates every case, fills ids, and refuses duplicate ids. */
 function buildCases(file: string, source: Source): TestCase[] {
   if (source.items.length === 0) {
+    // Line 1, so that editors and CI annotations can point at the file.
     throw new CasesFileError(
       file,
-      {},
+      { line: 1 },
       "no cases found; write a list of cases, each with a question",
     );
   }
@@ -121,7 +122,10 @@ function yamlLocator(doc: Document, counter: LineCounter): Source["lineOf"] {
 
 function yamlError(file: string, doc: Document): CasesFileError {
   const error = doc.errors[0]!;
-  const message = error.message.split("\n")[0]!.replace(/ at line \d+, column \d+:?$/, "");
+  // The yaml package's own wording names its JS API; say what to change in the file.
+  const message = error.code === "MULTIPLE_DOCS"
+    ? "the file has more than one document (a second ---); put all the cases in one list"
+    : error.message.split("\n")[0]!.replace(/ at line \d+, column \d+:?$/, "");
   const pos = error.linePos?.[0];
   return new CasesFileError(
     file,
@@ -132,7 +136,9 @@ function yamlError(file: string, doc: Document): CasesFileError {
 
 function parseYamlSource(text: string, file: string): Source {
   const counter = new LineCounter();
-  const doc = parseDocument(text, { lineCounter: counter });
+  // logLevel "error": no warning on stderr beside the one-line error (a key
+  // that is a list, `? [a]`, is reported as an unknown field).
+  const doc = parseDocument(text, { lineCounter: counter, logLevel: "error" });
   if (doc.errors.length > 0) throw yamlError(file, doc);
   const value: unknown = doc.toJS();
   if (value === null || value === undefined) return { items: [], lineOf: () => undefined };
@@ -165,6 +171,8 @@ function parseJsonSource(text: string, file: string): Source {
       const doc = parseDocument(text, { lineCounter: new LineCounter() });
       line = doc.errors[0]?.linePos?.[0].line;
     }
+    // No position anywhere (an empty file, an unfinished list under Bun): the input ended early.
+    line ??= lineAtOffset(text, text.trimEnd().length);
     throw new CasesFileError(file, { line }, `not valid JSON: ${message.split("\n")[0]}`);
   }
   if (!Array.isArray(value)) {

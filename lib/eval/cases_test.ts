@@ -1,6 +1,7 @@
 import { after, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import * as fs from "node:fs";
+import process from "node:process";
 import { tempDir } from "../../tests/fixtures.ts";
 import { CasesFileError } from "../errors.ts";
 import { acceptableResults, defineCase, loadCases, parseCases, slugify } from "./cases.ts";
@@ -138,10 +139,46 @@ describe("parseCases()", () => {
       "c.yaml:1: expected a list of cases, each starting with - (a YAML list)",
     ],
     [
-      "refuses an empty file",
+      "refuses an empty file, at line 1",
       "c.yaml",
       "",
-      "c.yaml: no cases found; write a list of cases, each with a question",
+      "c.yaml:1: no cases found; write a list of cases, each with a question",
+    ],
+    [
+      "refuses a YAML file with only comments, at line 1",
+      "c.yml",
+      "# nothing yet\n\n",
+      "c.yml:1: no cases found; write a list of cases, each with a question",
+    ],
+    [
+      "refuses an empty JSON list, at line 1",
+      "c.json",
+      "[]\n",
+      "c.json:1: no cases found; write a list of cases, each with a question",
+    ],
+    [
+      "refuses an empty JSONL file, at line 1",
+      "c.jsonl",
+      "\n\n",
+      "c.jsonl:1: no cases found; write a list of cases, each with a question",
+    ],
+    [
+      "refuses an empty JSON file, at line 1",
+      "c.json",
+      "",
+      "c.json:1: not valid JSON",
+    ],
+    [
+      "reports a JSON list that never ends at its last line",
+      "c.json",
+      '[\n  {"question": "A?"},',
+      "c.json:2: not valid JSON",
+    ],
+    [
+      "refuses several YAML documents in the words of a cases file",
+      "c.yaml",
+      "- question: A?\n---\n- question: B?\n",
+      "c.yaml:2: not valid YAML: the file has more than one document (a second ---); put all the cases in one list\n",
     ],
     [
       "reports YAML syntax errors with their line",
@@ -184,7 +221,10 @@ describe("parseCases()", () => {
     it(`parseCases() ${name}`, () => {
       assert.throws(() => parseCases(text, file), (e: unknown) => {
         assert.ok(e instanceof CasesFileError);
-        assert.ok(e.message.startsWith(message), `${e.message}\n  does not start with\n${message}`);
+        assert.ok(
+          `${e.message}\n`.startsWith(message),
+          `${e.message}\n  does not start with\n${message}`,
+        );
         return true;
       });
     });
@@ -206,6 +246,24 @@ describe("parseCases()", () => {
       assert.deepEqual(parseCases(text, "c.yaml").map((c) => c.id), expected);
     });
   }
+
+  it("parseCases() prints no warning beside the error for a key that is a list", () => {
+    const warnings: unknown[] = [];
+    const { emitWarning } = process;
+    const { warn } = console;
+    process.emitWarning = (w: unknown) => void warnings.push(w);
+    console.warn = (w: unknown) => void warnings.push(w);
+    try {
+      assert.throws(
+        () => parseCases("- ? [a]\n  : b\n  question: Q\n", "c.yaml"),
+        { message: /^c\.yaml:1: unknown field\(s\) \['\[ a \]'\]/ },
+      );
+    } finally {
+      process.emitWarning = emitWarning;
+      console.warn = warn;
+    }
+    assert.deepEqual(warnings, []);
+  });
 
   it("parseCases() keeps stage keys in expect", () => {
     const [c] = parseCases(

@@ -179,8 +179,12 @@ function keyed(
   const bCols = dataColumns(after.table);
   const common = commonColumns(before.table, after.table);
   const commonAfter = common.map((c) => bCols.find((b) => b.toLowerCase() === c.toLowerCase())!);
+  // Rowids pair only with the same integer. Any other key can pair values
+  // that are not the same to IS: 'a' with 'A' under a NOCASE key, '1' with 1
+  // once the key's type changed. Such a key change is a changed row.
+  const rowids = before.table.keyKind === "rowid" && after.table.keyKind === "rowid";
   const keyLower = new Set(key.map((k) => k.toLowerCase()));
-  const values = common.filter((c) => !keyLower.has(c.toLowerCase()));
+  const values = rowids ? common.filter((c) => !keyLower.has(c.toLowerCase())) : common;
   const A = `${ident(before.schema)}.${ident(before.table.name)}`;
   const B = `${ident(after.schema)}.${ident(after.table.name)}`;
   const on = key.map((k, i) => `B.${ident(afterKey[i]!)} = A.${ident(k)}`).join(" AND ");
@@ -189,10 +193,7 @@ function keyed(
     return ` OR +A.${ident(c)} IS NOT +B.${ident(b)} COLLATE BINARY`;
   }).join("");
   // Ranges apply only to a rowid-keyed table (the key is the rowid).
-  const useRanges = ranges !== null && before.table.keyKind === "rowid" &&
-      after.table.keyKind === "rowid"
-    ? ranges
-    : null;
+  const useRanges = ranges !== null && rowids ? ranges : null;
   const rangeA = useRanges === null ? "" : `A.${ident(key[0]!)} BETWEEN ? AND ? AND `;
   const rangeB = useRanges === null ? "" : `B.${ident(afterKey[0]!)} BETWEEN ? AND ? AND `;
   const orderA = key.map((k) => `A.${ident(k)}`).join(", ");

@@ -56,7 +56,7 @@ export function isNumericText(text: string): boolean {
  * ```
  */
 export function normalizeNumber(value: unknown, precision: number): string | null {
-  if (typeof value === "bigint") return value.toString();
+  if (typeof value === "bigint") return roundDecimal(value.toString(), precision);
   if (typeof value === "boolean") return value ? "1" : "0";
   if (typeof value === "number") {
     if (Number.isNaN(value)) return "NaN";
@@ -88,6 +88,14 @@ export function roundDecimal(text: string, precision: number): string {
   const dot = s.indexOf(".");
   let digits = dot >= 0 ? s.slice(0, dot) + s.slice(dot + 1) : s;
   let pointAt = (dot >= 0 ? dot : s.length) + exponent;
+  const places = Math.max(0, Math.floor(precision));
+  // A text like "1e-999999999" or "1e999999999" must not be spelt out digit
+  // by digit (a string of a billion zeros): below the last kept place it is
+  // 0; with a long run of zeros it keeps the exponent form (see withExponent).
+  if (pointAt < -places) return "0";
+  if (pointAt - digits.length > MAX_ZEROS) {
+    return withExponent(negative, digits.replace(/^0+/, ""), pointAt - digits.length);
+  }
   if (pointAt < 0) {
     digits = "0".repeat(-pointAt) + digits;
     pointAt = 0;
@@ -95,7 +103,6 @@ export function roundDecimal(text: string, precision: number): string {
   if (pointAt > digits.length) digits += "0".repeat(pointAt - digits.length);
   let intPart = digits.slice(0, pointAt);
   let fracPart = digits.slice(pointAt);
-  const places = Math.max(0, Math.floor(precision));
   if (fracPart.length > places) {
     const roundUp = fracPart.charCodeAt(places) >= 53; // "5"
     fracPart = fracPart.slice(0, places);
@@ -108,8 +115,24 @@ export function roundDecimal(text: string, precision: number): string {
   }
   fracPart = fracPart.replace(/0+$/, "");
   intPart = intPart.replace(/^0+/, "") || "0";
+  if (fracPart === "" && /0{1001}$/.test(intPart)) return withExponent(negative, intPart, 0);
   const body = fracPart === "" ? intPart : `${intPart}.${fracPart}`;
   return negative && /[1-9]/.test(body) ? `-${body}` : body;
+}
+
+/** Integers with more trailing zeros than this keep an exponent in their canonical text. */
+const MAX_ZEROS = 1000;
+
+/**
+ * The canonical text of a whole number with a long run of trailing zeros:
+ * its digits without them, `e`, and how many there are. `"1e1001"` and a 1
+ * followed by 1,001 zeros both give `1e1001`.
+ */
+function withExponent(negative: boolean, digits: string, zeros: number): string {
+  const trimmed = digits.replace(/0+$/, "");
+  if (trimmed === "") return "0";
+  const body = `${trimmed}e${zeros + digits.length - trimmed.length}`;
+  return negative ? `-${body}` : body;
 }
 
 function incrementDigits(digits: string): string {

@@ -27,6 +27,15 @@ describe("normalizeNumber()", () => {
     ["does not read null as a number", null, 2, null],
     ["does not read an empty text as a number", "", 2, null],
     ["names NaN", Number.NaN, 2, "NaN"],
+    ["rounds a huge negative exponent to 0 without spelling it out", "1e-999999999", 2, "0"],
+    ["rounds an exponent just below the precision to 0", "5e-4", 2, "0"],
+    ["rounds an exponent at the precision up", "5e-3", 2, "0.01"],
+    ["keeps a huge exponent as an exponent", "-25e999999999", 2, "-25e999999999"],
+    ["reads zero with a huge exponent as 0", "0e999999999", 2, "0"],
+    ["gives a long run of zeros the exponent form", `1${"0".repeat(1001)}`, 2, "1e1001"],
+    ["gives the same form to exponent text", "10e1000", 2, "1e1001"],
+    ["gives the same form to a bigint", 10n ** 1001n, 2, "1e1001"],
+    ["spells out a run of 1,000 zeros", "1e1000", 2, `1${"0".repeat(1000)}`],
   ];
   for (const [name, value, precision, expected] of cases) {
     it(`normalizeNumber() ${name}`, () => {

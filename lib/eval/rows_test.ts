@@ -139,6 +139,9 @@ describe("compareRows()", () => {
     ["matches no rows with no rows", [], [], {}, true],
     ["refuses rows when none are expected", [{ n: 1 }], [], {}, false],
     ["refuses no rows when some are expected", [], [{ n: 1 }], {}, false],
+    // Edge values: a text with a huge exponent is compared, not spelt out.
+    ["compares a text with a huge exponent", [{ n: "1e-999999999" }], [{ n: 0 }], {}, true],
+    ["tells huge exponents apart", [{ n: "1e999999999" }], [{ n: "1e999999998" }], {}, false],
   ];
   for (const [name, actual, expected, options, result] of cases) {
     it(`compareRows() ${name}`, () => {

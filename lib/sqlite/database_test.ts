@@ -1,7 +1,7 @@
 import { after, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import * as fs from "node:fs";
-import { makeDb, snapshotDir, tempDir } from "../../tests/fixtures.ts";
+import { makeDb, snapshotDir, type TempDir, tempDir } from "../../tests/fixtures.ts";
 import { openDatabase, openMemoryDatabase } from "./database.ts";
 import { SqliteOpenError, SqliteQueryError } from "../errors.ts";
 
@@ -67,6 +67,41 @@ describe("openDatabase()", () => {
         db.close();
         assert.deepEqual(rows, [{ name: "latest" }]);
         assert.deepEqual(snapshotDir(sub.path), before);
+      } finally {
+        sub.cleanup();
+      }
+    });
+  }
+
+  // SQLite keeps a database's -wal beside the real file: through a symlink
+  // (to the file or to its folder) the pending commits must still be read.
+  const linked: [string, (sub: TempDir, real: string) => string][] = [
+    ["a symlink to the file", (sub, real) => {
+      fs.symlinkSync(real, sub.file("link.db"));
+      return sub.file("link.db");
+    }],
+    ["a symlinked folder", (sub) => {
+      fs.symlinkSync(sub.file("real"), sub.file("dir"));
+      return sub.file("dir/j.db");
+    }],
+  ];
+  for (const [name, link] of linked) {
+    it(`reads the commits still in the -wal file through ${name}`, async () => {
+      const sub = tempDir();
+      try {
+        fs.mkdirSync(sub.file("real"));
+        const real = makeDb(
+          sub.file("real/j.db"),
+          `${SCHEMA} UPDATE t SET name = 'latest' WHERE id = 2;`,
+          { journal: "wal-pending" },
+        );
+        const path = link(sub, real);
+        const before = snapshotDir(sub.file("real"));
+        const db = await openDatabase(path);
+        const rows = db.query("SELECT name FROM t WHERE id = 2");
+        db.close();
+        assert.deepEqual(rows, [{ name: "latest" }]);
+        assert.deepEqual(snapshotDir(sub.file("real")), before);
       } finally {
         sub.cleanup();
       }
@@ -147,6 +182,23 @@ describe("openDatabase()", () => {
       },
       "hot-journal",
       /hot rollback journal/,
+    ],
+    [
+      "a symlink to a database with a hot journal",
+      () => {
+        const file = makeDb(dir.file("hot-target.db"), SCHEMA);
+        fs.writeFileSync(
+          `${file}-journal`,
+          Buffer.concat([
+            Buffer.from([0xd9, 0xd5, 0x05, 0xf9, 0x20, 0xa1, 0x63, 0xd7]),
+            Buffer.alloc(504),
+          ]),
+        );
+        fs.symlinkSync(file, dir.file("hot-link.db"));
+        return dir.file("hot-link.db");
+      },
+      "hot-journal",
+      /hot rollback journal ".*hot-target\.db-journal"/,
     ],
   ];
   for (const [name, make, reason, message] of bad) {

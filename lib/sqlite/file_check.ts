@@ -88,7 +88,9 @@ export function checkSqliteFile(path: string): void {
       }, which the WASM build of SQLite cannot read; convert it with: sqlite3 "${path}" .dump | sqlite3 utf8.db`,
     );
   }
-  const hasWal = fileSize(`${path}-wal`) > 0;
+  // SQLite names the -wal and -journal after the real file, not a symlink.
+  const real = realPath(path);
+  const hasWal = fileSize(`${real}-wal`) > 0;
   if (!hasWal && countValid && stat.size < pages * pageSize) {
     throw new SqliteOpenError(
       path,
@@ -96,7 +98,7 @@ export function checkSqliteFile(path: string): void {
       `Cannot open "${path}": file is truncated (${stat.size} bytes, the header says ${pages} pages of ${pageSize} bytes); restore it from a complete copy`,
     );
   }
-  const journal = `${path}-journal`;
+  const journal = `${real}-journal`;
   if (fileSize(journal) > 0) {
     const jhead = readHead(journal, 8);
     if (JOURNAL_MAGIC.every((b, i) => jhead[i] === b)) {
@@ -120,6 +122,21 @@ export function headerEncoding(path: string): string {
   const head = readHead(path, 60);
   if (head.length < 60) return "UTF-8";
   return ENCODINGS[new DataView(head.buffer).getUint32(56)] ?? "UTF-8";
+}
+
+/**
+ * The path with every symlink resolved, as SQLite's unix VFS resolves it, or
+ * `path` itself when it does not exist.
+ *
+ * @param path a file path
+ * @returns the real path
+ */
+export function realPath(path: string): string {
+  try {
+    return fs.realpathSync(path);
+  } catch {
+    return path;
+  }
 }
 
 function readHead(path: string, n: number): Uint8Array {

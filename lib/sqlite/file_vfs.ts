@@ -21,6 +21,7 @@
  */
 import * as fs from "node:fs";
 import * as nodePath from "node:path";
+import { realPath } from "./file_check.ts";
 import { MemoryFile } from "./_memory_file.ts";
 import type { Ptr, Sqlite } from "./_wasm.ts";
 
@@ -206,7 +207,9 @@ function register(sqlite: Sqlite): void {
       return OK;
     },
     xFullPathname(_pVfs: Ptr, zName: Ptr, nOut: number, pOut: Ptr): number {
-      const full = nodePath.resolve(wasm.cstrToJs(zName));
+      // Symlinks are resolved, as the unix VFS does: SQLite names the -wal
+      // and -journal after this path, and they sit beside the real file.
+      const full = realPath(nodePath.resolve(wasm.cstrToJs(zName)));
       const bytes = new TextEncoder().encode(full);
       if (bytes.length + 1 > nOut) return CANTOPEN;
       const heap = wasm.heap8u();

@@ -1,19 +1,56 @@
 /**
  * The valibot schema of the diff document, for reading it back from JSON.
- * Values arrive already decoded (see json.ts), so a row value is one of the
- * SqliteValue kinds.
+ * Row values are decoded as they are checked: `{"$bigint": "..."}`,
+ * `{"$blob": "..."}` and `{"$real": "..."}` become a bigint, a Uint8Array and
+ * a number (see json.ts).
  *
  * @module
  */
 import * as v from "valibot";
+import { Buffer } from "node:buffer";
 import type { SqliteValue } from "../sqlite/value.ts";
 import { DIFF_FORMAT_VERSION } from "./types.ts";
 
-const value = v.custom<SqliteValue>(
-  (x) =>
-    x === null || typeof x === "number" || typeof x === "bigint" || typeof x === "string" ||
-    x instanceof Uint8Array,
-  "expected a SQLite value (null, number, string, {$bigint}, {$blob} or {$real})",
+const REALS = new Set(["Infinity", "-Infinity", "NaN", "-0"]);
+
+/** The one-key object json.ts writes for a value JSON cannot carry, or null. */
+function encoded(x: unknown): ["$bigint" | "$blob" | "$real", string] | null {
+  if (x === null || typeof x !== "object" || Array.isArray(x)) return null;
+  const entries = Object.entries(x);
+  if (entries.length !== 1) return null;
+  const [key, text] = entries[0]!;
+  if (typeof text !== "string") return null;
+  if (key === "$bigint" && /^-?\d+$/.test(text)) return [key, text];
+  if (key === "$blob" && /^[A-Za-z0-9+/]*={0,2}$/.test(text)) return [key, text];
+  if (key === "$real" && REALS.has(text)) return [key, text];
+  return null;
+}
+
+/** Turns an encoded value back into the value (see json.ts). */
+function decodeValue(x: unknown): SqliteValue {
+  const enc = encoded(x);
+  if (enc === null) return x as SqliteValue;
+  const [kind, text] = enc;
+  if (kind === "$blob") return new Uint8Array(Buffer.from(text, "base64"));
+  if (kind === "$real") return text === "-0" ? -0 : Number(text);
+  const n = BigInt(text);
+  // Integers that fit are plain numbers in memory, as the engine reads them.
+  return n >= BigInt(Number.MIN_SAFE_INTEGER) && n <= BigInt(Number.MAX_SAFE_INTEGER)
+    ? Number(n)
+    : n;
+}
+
+/**
+ * A row value, decoded here and only here: a row or key is a record whose
+ * column names are free, so a column called "$bigint" is a column, not a
+ * value to decode.
+ */
+const value = v.pipe(
+  v.custom<unknown>(
+    (x) => x === null || typeof x === "number" || typeof x === "string" || encoded(x) !== null,
+    "expected a SQLite value (null, number, string, {$bigint}, {$blob} or {$real})",
+  ),
+  v.transform(decodeValue),
 );
 const row = v.record(v.string(), value);
 const status = v.picklist(["added", "removed", "changed", "unchanged"]);

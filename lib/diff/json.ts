@@ -7,7 +7,9 @@
  * - a BLOB: `{"$blob": "AP8Q"}` (standard base64);
  * - a REAL JSON has no number for: `{"$real": "Infinity"}`, `"-Infinity"`,
  *   `"NaN"` or `"-0"`.
- * Every other value is a JSON null, number or string.
+ * Every other value is a JSON null, number or string. Reading back decodes
+ * only row values (in _json_schema.ts), never a row itself: a table whose
+ * one column is named `$bigint` is still a row.
  *
  * @module
  */
@@ -22,28 +24,6 @@ function encode(_key: string, value: unknown): unknown {
   if (value instanceof Uint8Array) return { $blob: Buffer.from(value).toString("base64") };
   if (typeof value === "number" && (!Number.isFinite(value) || Object.is(value, -0))) {
     return { $real: Object.is(value, -0) ? "-0" : String(value) };
-  }
-  return value;
-}
-
-function decode(_key: string, value: unknown): unknown {
-  if (value === null || typeof value !== "object" || Array.isArray(value)) return value;
-  const keys = Object.keys(value);
-  if (keys.length !== 1) return value;
-  const o = value as Record<string, unknown>;
-  if (typeof o["$bigint"] === "string" && /^-?\d+$/.test(o["$bigint"])) {
-    const n = BigInt(o["$bigint"]);
-    // Integers that fit are plain numbers in memory, as the engine reads them.
-    return n >= BigInt(Number.MIN_SAFE_INTEGER) && n <= BigInt(Number.MAX_SAFE_INTEGER)
-      ? Number(n)
-      : n;
-  }
-  if (typeof o["$blob"] === "string") {
-    return new Uint8Array(Buffer.from(o["$blob"], "base64"));
-  }
-  if (typeof o["$real"] === "string") {
-    const n = o["$real"] === "-0" ? -0 : Number(o["$real"]);
-    if (!Number.isNaN(n) || o["$real"] === "NaN") return n;
   }
   return value;
 }
@@ -88,7 +68,7 @@ export function diffToJson(diff: DatabaseDiff): string {
 export function diffFromJson(text: string): DatabaseDiff {
   let raw: unknown;
   try {
-    raw = JSON.parse(text, decode);
+    raw = JSON.parse(text);
   } catch (e) {
     throw new UsageError(
       `The diff document is not valid JSON (${

@@ -28,6 +28,23 @@ describe("diffToJson() and diffFromJson()", () => {
     assert.deepEqual(diffFromJson(text), diff);
   });
 
+  const names: [string, string][] = [
+    ["a column named $bigint holding digits", `"$bigint" TEXT`],
+    ["a column named $blob holding base64 text", `"$blob" TEXT`],
+    ["a column named $real holding a special real's name", `"$real" TEXT`],
+  ];
+  for (const [name, column] of names) {
+    it(`round-trip a keyless table with only ${name}`, async () => {
+      const file = makeDb(
+        dir.file(`${name.replaceAll(/\W/g, "")}.db`),
+        `CREATE TABLE t(${column}); INSERT INTO t VALUES ('12'), ('Infinity'), ('AP8Q');
+         CREATE TABLE k(${column} PRIMARY KEY, v); INSERT INTO k VALUES ('12', 1);`,
+      );
+      const diff = await diffSqliteDatabases(null, file);
+      assert.deepEqual(diffFromJson(diffToJson(diff)), diff);
+    });
+  }
+
   const bad: [string, string, RegExp][] = [
     ["text that is not JSON", "{nope", /not valid JSON/],
     ["a document of another version", '{"version":2,"settings":{},"databases":[]}', /"version"/],
@@ -39,6 +56,45 @@ describe("diffToJson() and diffFromJson()", () => {
         databases: [{ name: "a" }],
       }),
       /"databases\.0\.path"/,
+    ],
+    [
+      "a row value that is an object but not an encoded value",
+      JSON.stringify({
+        version: 1,
+        settings: { include_schema: true, include_data: true, max_rows: 1, tables: null },
+        databases: [{
+          name: "a.db",
+          path: "a.db",
+          before_path: null,
+          after_path: "a.db",
+          exists_before: false,
+          exists_after: true,
+          status: "added",
+          tables: [{
+            name: "t",
+            status: "added",
+            schema_status: "added",
+            data_status: "changed",
+            key: [],
+            key_kind: "none",
+            compared_columns: [],
+            columns: { added: [], removed: [], changed: [] },
+            rows: {
+              added: [{ key: null, row: { a: { $bigint: "x" } } }],
+              removed: [],
+              changed: [],
+            },
+            counts: { added: 1, removed: 0, changed: 0 },
+            truncated: false,
+            sql_before: null,
+            sql_after: "CREATE TABLE t(a)",
+          }],
+          objects: [],
+          skipped: [],
+          error: null,
+        }],
+      }),
+      /"databases\.0\.tables\.0\.rows\.added\.0\.row\.a".*SQLite value/,
     ],
   ];
   for (const [name, text, message] of bad) {

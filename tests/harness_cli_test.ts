@@ -319,6 +319,27 @@ const runCases: [string, string[], number, RegExp, RegExp][] = [
     /--timeout/,
   ],
   [
+    "exits 2 when --tags selects no case, naming the tags there are",
+    ["run", "cases.yaml", "--agent", "agents.js:agent", "--tags", "nope"],
+    2,
+    /^$/,
+    /^error: --tags nope: no case has any of these tags; the cases' tags are easy, fruit\n$/,
+  ],
+  [
+    "exits 2 before any case runs when the --json folder does not exist",
+    ["run", "cases.yaml", "--agent", "agents.js:agent", "--json", "missing/out.json"],
+    2,
+    /^$/,
+    /^error: --json missing\/out\.json: the folder .+missing does not exist; create it first\n$/,
+  ],
+  [
+    "exits 2 before any case runs when --md names a folder",
+    ["run", "cases.yaml", "--agent", "agents.js:agent", "--md", "pkg"],
+    2,
+    /^$/,
+    /^error: --md pkg: it is a folder; give a file name, e\.g\. pkg.report\.md\n$/,
+  ],
+  [
     "exits 2 for a mistake in the cases file",
     ["run", "bad.yaml", "--agent", "agents.js:agent"],
     2,

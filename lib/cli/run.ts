@@ -5,6 +5,7 @@
  * @module
  */
 import * as fs from "node:fs";
+import * as path from "node:path";
 import process from "node:process";
 import { setTimeout } from "node:timers";
 import { UsageError } from "../errors.ts";
@@ -99,6 +100,47 @@ async function loadJudge(options: RunOptions): Promise<Judge | undefined> {
   });
 }
 
+/**
+ * Refuses, before any case runs, an output path that cannot be written: a
+ * long run (and its judge calls) must not be lost to a typo in --json.
+ */
+function checkWritable(option: string, file: string | undefined): void {
+  if (file === undefined) return;
+  const stat = fs.statSync(file, { throwIfNoEntry: false });
+  if (stat?.isDirectory()) {
+    throw new UsageError(
+      `${option} ${file}: it is a folder; give a file name, e.g. ${
+        path.join(file, option === "--md" ? "report.md" : "run.json")
+      }`,
+    );
+  }
+  const folder = path.dirname(path.resolve(file));
+  if (fs.statSync(folder, { throwIfNoEntry: false })?.isDirectory() !== true) {
+    throw new UsageError(`${option} ${file}: the folder ${folder} does not exist; create it first`);
+  }
+  try {
+    fs.accessSync(stat === undefined ? folder : file, fs.constants.W_OK);
+  } catch (error) {
+    throw new UsageError(`${option} ${file}: cannot write the file (permission denied)`, {
+      cause: error,
+    });
+  }
+}
+
+/** Refuses --tags that select no case: a typo must not pass as an empty, green run. */
+function checkSelection(
+  tags: string[] | undefined,
+  cases: readonly TestCase[],
+  count: number,
+): void {
+  if (tags === undefined || count > 0) return;
+  const known = [...new Set(cases.flatMap((c) => c.tags))].sort();
+  throw new UsageError(
+    `--tags ${tags.join(",")}: no case has any of these tags; ` +
+      (known.length === 0 ? "the cases have no tags" : `the cases' tags are ${known.join(", ")}`),
+  );
+}
+
 function writeFile(option: string, file: string, text: string): void {
   try {
     fs.writeFileSync(file, text.endsWith("\n") ? text : `${text}\n`);
@@ -136,6 +178,9 @@ export async function runCommand(file: string, options: RunOptions): Promise<num
   const selected = tags === undefined
     ? cases
     : cases.filter((c) => c.tags.some((t) => tags.includes(t)));
+  checkSelection(tags, cases, selected.length);
+  checkWritable("--json", options.json);
+  checkWritable("--md", options.md);
   const agent = await loadFunction("--agent", options.agent) as Agent;
   const execute = await loadExecutor(options, selected);
   try {

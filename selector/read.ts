@@ -18,6 +18,24 @@ function isFile(path: string): boolean {
   }
 }
 
+/**
+ * The parsed document with integers that fit in 2^53 as numbers; larger ones
+ * stay bigints, so `{"id": 9007199254740993}` is not rounded to
+ * 9007199254740992 on its way to an exact comparison.
+ */
+function narrowIntegers(value: unknown): unknown {
+  if (typeof value === "bigint") {
+    return value >= BigInt(Number.MIN_SAFE_INTEGER) && value <= BigInt(Number.MAX_SAFE_INTEGER)
+      ? Number(value)
+      : value;
+  }
+  if (Array.isArray(value)) return value.map(narrowIntegers);
+  if (typeof value === "object" && value !== null) {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, narrowIntegers(v)]));
+  }
+  return value;
+}
+
 function firstLine(error: unknown): string {
   return (error instanceof Error ? error.message : String(error)).split("\n")[0]!;
 }
@@ -53,7 +71,7 @@ export async function readSelector(fileOrInline: string): Promise<Selector> {
   const source = fromFile ? `selector file "${fileOrInline}"` : "inline selector";
   let document: unknown;
   try {
-    document = parseYaml(text);
+    document = narrowIntegers(parseYaml(text, { intAsBigInt: true }));
   } catch (error) {
     throw new SelectorError("", `${source} is not valid JSON or YAML: ${firstLine(error)}`);
   }

@@ -24,6 +24,21 @@ const cases: [string, () => string, unknown][] = [
     fs.writeFileSync(dir.file("s.json"), JSON.stringify({ selector: EXPECTED }));
     return dir.file("s.json");
   }, EXPECTED],
+  [
+    "keeps an integer beyond 2^53 exact, as a bigint",
+    () => '{"rows": {"added": {"where": {"v": {"$in": [9007199254740993, -9007199254740993]}}}}}',
+    { rows: { added: { where: { v: { $in: [9007199254740993n, -9007199254740993n] } } } } },
+  ],
+  [
+    "keeps an integer beyond 2^53 exact in YAML by_key",
+    () => "rows:\n  by_key:\n    id: 12345678901234567890\n  changed: v\n",
+    { rows: { by_key: { id: 12345678901234567890n }, changed: "v" } },
+  ],
+  [
+    "reads integers that fit as numbers (a $count stays a count)",
+    () => '{"rows": {"added": {"where": {"v": 9007199254740991}, "$count": {"$gte": 2}}}}',
+    { rows: { added: { where: { v: 9007199254740991 }, $count: { $gte: 2 } } } },
+  ],
 ];
 
 describe("readSelector()", () => {

@@ -7,7 +7,7 @@
 import type { Database as Oo1Database } from "@sqlite.org/sqlite-wasm";
 import { SqliteOpenError, SqliteQueryError } from "../errors.ts";
 import { installReadOnlyVfs, READ_ONLY_VFS } from "./file_vfs.ts";
-import { checkSqliteFile } from "./file_check.ts";
+import { checkSqliteFile, hotJournalError } from "./file_check.ts";
 import { loadSqlite, type Ptr, type RawExports, type Sqlite } from "./_wasm.ts";
 import type { SqliteRow, SqliteValue } from "./value.ts";
 
@@ -17,6 +17,7 @@ const SQLITE_INTEGER = 1;
 const SQLITE_FLOAT = 2;
 const SQLITE_TEXT = 3;
 const SQLITE_BLOB = 4;
+const SQLITE_READONLY_ROLLBACK = 8 | (3 << 8);
 
 const decoder = new TextDecoder();
 const encoder = new TextEncoder();
@@ -351,7 +352,12 @@ export async function openDatabase(path: string): Promise<Database> {
     db.exec("PRAGMA locking_mode=EXCLUSIVE; PRAGMA temp_store=MEMORY");
     db.query("SELECT count(*) FROM sqlite_schema");
   } catch (e) {
+    // A journal that turned hot after checkSqliteFile() looked: SQLite wants
+    // to roll it back and cannot, read-only.
+    const rollback = sqlite.wasm.exports.sqlite3_extended_errcode(db.handle) ===
+      SQLITE_READONLY_ROLLBACK;
     db.close();
+    if (rollback) throw hotJournalError(path, e);
     if (e instanceof SqliteOpenError) throw e;
     throw new SqliteOpenError(path, "corrupt", `Cannot open "${path}": ${errorText(e)}`, {
       cause: e,

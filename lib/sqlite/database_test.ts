@@ -108,6 +108,48 @@ describe("openDatabase()", () => {
     });
   }
 
+  // Only a journal that starts with the magic is hot; SQLite alone would call
+  // any journal with a non-zero first byte hot and refuse to open read-only.
+  const HOT = [0xd9, 0xd5, 0x05, 0xf9, 0x20, 0xa1, 0x63, 0xd7];
+  const coldJournals: [string, Uint8Array | "folder"][] = [
+    ["an empty journal", new Uint8Array(0)],
+    ["a zeroed journal (journal_mode=PERSIST)", new Uint8Array(512)],
+    ["a journal whose header the writer has not finished", new Uint8Array(HOT.slice(0, 4))],
+    ["a journal of garbage", new Uint8Array(512).fill(0x41)],
+    ["a folder named like the journal", "folder"],
+  ];
+  for (const [name, journal] of coldJournals) {
+    it(`reads the database and touches nothing beside ${name}`, async () => {
+      const sub = tempDir();
+      try {
+        const file = makeDb(sub.file("cold.db"), SCHEMA);
+        if (journal === "folder") fs.mkdirSync(`${file}-journal`);
+        else fs.writeFileSync(`${file}-journal`, journal);
+        const before = snapshotDir(sub.path);
+        const db = await openDatabase(file);
+        const rows = db.query("SELECT count(*) AS n FROM t");
+        db.close();
+        assert.deepEqual(rows, [{ n: 2 }]);
+        assert.deepEqual(snapshotDir(sub.path), before);
+      } finally {
+        sub.cleanup();
+      }
+    });
+  }
+
+  it("names the hot journal when it turns hot after the file check", async () => {
+    const file = makeDb(dir.file("turns-hot.db"), SCHEMA);
+    // openDatabase() checks the file synchronously, then awaits the engine.
+    const opening = openDatabase(file);
+    fs.writeFileSync(`${file}-journal`, Buffer.concat([Buffer.from(HOT), Buffer.alloc(504)]));
+    await assert.rejects(opening, (e: unknown) => {
+      assert.ok(e instanceof SqliteOpenError);
+      assert.equal(e.reason, "hot-journal");
+      assert.match(e.message, /hot rollback journal ".*turns-hot\.db-journal"/);
+      return true;
+    });
+  });
+
   it("opens a WAL database whose -wal file is missing", async () => {
     const file = makeDb(dir.file("nowal.db"), SCHEMA, { journal: "wal" });
     assert.equal(fs.existsSync(`${file}-wal`), false);

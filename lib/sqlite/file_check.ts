@@ -99,16 +99,61 @@ export function checkSqliteFile(path: string): void {
     );
   }
   const journal = `${real}-journal`;
-  if (fileSize(journal) > 0) {
-    const jhead = readHead(journal, 8);
-    if (JOURNAL_MAGIC.every((b, i) => jhead[i] === b)) {
-      throw new SqliteOpenError(
-        path,
-        "hot-journal",
-        `Cannot open "${path}": a hot rollback journal "${journal}" is beside it (the file is mid-transaction); let the writer finish or open it once with sqlite3 to roll back`,
-      );
-    }
+  let hot: boolean;
+  try {
+    hot = isHotJournal(journal);
+  } catch (e) {
+    throw new SqliteOpenError(
+      path,
+      "unreadable",
+      `Cannot open "${path}": cannot read its rollback journal "${journal}" (${
+        (e as Error).message
+      }); check its permissions`,
+      { cause: e },
+    );
   }
+  if (hot) throw hotJournalError(path);
+}
+
+/**
+ * Whether `journal` is a rollback journal that SQLite would play back: it
+ * starts with the journal magic, which a writer puts there only once the
+ * journal is synced and before it changes the database. A missing or empty
+ * journal, a zeroed header (journal_mode=PERSIST) or a header the writer has
+ * not finished is not hot: the database file is consistent as it stands.
+ *
+ * @param journal the `-journal` file's path
+ * @returns true when the journal is hot
+ * @throws the read error when the journal is there but cannot be read
+ */
+export function isHotJournal(journal: string): boolean {
+  let head: Uint8Array;
+  try {
+    head = readHead(journal, JOURNAL_MAGIC.length);
+  } catch (e) {
+    // Not there (or gone since SQLite looked: a writer finished), or a folder.
+    const code = (e as { code?: string }).code;
+    if (code === "ENOENT" || code === "EISDIR") return false;
+    throw e;
+  }
+  return JOURNAL_MAGIC.every((b, i) => head[i] === b);
+}
+
+/**
+ * The error for a database with a hot rollback journal beside it.
+ *
+ * @param path the database's path as given
+ * @param cause what SQLite reported, if it found the journal itself
+ * @returns the error
+ */
+export function hotJournalError(path: string, cause?: unknown): SqliteOpenError {
+  const journal = `${realPath(path)}-journal`;
+  return new SqliteOpenError(
+    path,
+    "hot-journal",
+    `Cannot open "${path}": a hot rollback journal "${journal}" is beside it (the file is mid-transaction); let the writer finish or open it once with sqlite3 to roll back`,
+    { cause },
+  );
 }
 
 /**

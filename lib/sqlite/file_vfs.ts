@@ -21,7 +21,7 @@
  */
 import * as fs from "node:fs";
 import * as nodePath from "node:path";
-import { realPath } from "./file_check.ts";
+import { isHotJournal, realPath } from "./file_check.ts";
 import { MemoryFile } from "./_memory_file.ts";
 import type { Ptr, Sqlite } from "./_wasm.ts";
 
@@ -202,7 +202,13 @@ function register(sqlite: Sqlite): void {
     xAccess(_pVfs: Ptr, zName: Ptr, flags: number, pOut: Ptr): number {
       // SQLITE_ACCESS_EXISTS (0) answers like the unix VFS: an empty regular
       // file does not count. Nothing is ever writable (SQLITE_ACCESS_READWRITE).
-      const exists = flags !== 1 && isNonEmptyFile(wasm.cstrToJs(zName));
+      // A -journal counts only when it is hot: SQLite would call any journal
+      // with a non-zero first byte hot and, read-only, refuse to open with
+      // "attempt to write a readonly database", where a writer would find
+      // nothing to roll back and discard it.
+      const name = wasm.cstrToJs(zName);
+      const exists = flags !== 1 && isNonEmptyFile(name) &&
+        (!name.endsWith("-journal") || journalMayBeHot(name));
       wasm.poke32(pOut, exists ? 1 : 0);
       return OK;
     },
@@ -237,6 +243,15 @@ function register(sqlite: Sqlite): void {
   sqlite.vfs.installVfs({
     vfs: { struct: vfs, methods: vfsMethods, name: READ_ONLY_VFS },
   });
+}
+
+// An unreadable journal may be hot: SQLite then tries to open it and reports why it cannot.
+function journalMayBeHot(path: string): boolean {
+  try {
+    return isHotJournal(path);
+  } catch {
+    return true;
+  }
 }
 
 function isNonEmptyFile(path: string): boolean {

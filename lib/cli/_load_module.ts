@@ -19,7 +19,7 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import process from "node:process";
-import { pathToFileURL } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { UsageError } from "../errors.ts";
 
 const EXTENSIONS = [".ts", ".js", ".mts", ".mjs", ".tsx", ".jsx", ".cts", ".cjs"];
@@ -124,6 +124,27 @@ function firstLine(error: unknown): string {
   return text.split("\n").find((line) => line.trim() !== "")?.trim() ?? "unknown error";
 }
 
+/**
+ * Where a module failed to compile, as `file:line:column` relative to `cwd`:
+ * Deno ends a syntax error's message with `at file:///...:1:20`, Bun gives a
+ * BuildMessage with a `position`. Undefined for other errors (one thrown by
+ * the module's own code names its place itself, in its message or stack).
+ */
+function syntaxErrorPlace(error: unknown, cwd: string): string | undefined {
+  const position = (error as { position?: { file?: unknown; line?: unknown; column?: unknown } })
+    ?.position;
+  const m = /\bat (file:\/\/\S+?):(\d+):(\d+)\s*$/.exec(
+    error instanceof Error ? error.message : "",
+  );
+  const [file, line, column] = typeof position?.file === "string"
+    ? [position.file, position.line, position.column]
+    : m !== null
+    ? [fileURLToPath(m[1]!), Number(m[2]), Number(m[3])]
+    : [];
+  if (file === undefined || typeof line !== "number") return undefined;
+  return `${path.relative(cwd, file)}:${line}${typeof column === "number" ? `:${column}` : ""}`;
+}
+
 /** The names an export may go by: as written, its camelCase twin, its snake_case twin. */
 function exportNames(name: string): string[] {
   const camel = name.replace(/_+([a-zA-Z0-9])/g, (_, c: string) => c.toUpperCase());
@@ -166,7 +187,11 @@ async function importModule(
   try {
     return { file, namespace: await loading };
   } catch (error) {
-    throw new UsageError(`cannot import '${module}': ${firstLine(error)}`, { cause: error });
+    const place = syntaxErrorPlace(error, cwd);
+    throw new UsageError(
+      `cannot import '${module}': ${firstLine(error)}${place === undefined ? "" : ` (${place})`}`,
+      { cause: error },
+    );
   }
 }
 
@@ -194,7 +219,8 @@ export async function loadExport(
   for (const name of exportNames(exportName)) {
     if (Object.hasOwn(namespace, name)) return namespace[name];
   }
-  const names = Object.keys(namespace).filter((k) => k !== "default").sort();
+  // `default` is listed too: `file:default` loads it.
+  const names = Object.keys(namespace).sort();
   throw new UsageError(
     `${option} ${ref}: ${path.relative(cwd, file)} has no export '${exportName}'; ` +
       (names.length === 0 ? "it exports nothing" : `it exports ${names.join(", ")}`),

@@ -26,6 +26,9 @@ export const ONE = new MyRule();
 );
 fs.writeFileSync(path.join(dir, "only.js"), "export function agent() { return 'js'; }\n");
 fs.writeFileSync(path.join(dir, "only_snake.js"), "export const run_sql = () => [];\n");
+fs.writeFileSync(path.join(dir, "syntax.ts"), "export const a = 1;\nexport const b = ( => 1;\n");
+fs.writeFileSync(path.join(dir, "default_only.ts"), "export default () => 'd';\n");
+fs.writeFileSync(path.join(dir, "throws.ts"), "throw new Error('no API key');\n");
 fs.mkdirSync(path.join(dir, "examples"));
 fs.writeFileSync(path.join(dir, "examples", "toy.ts"), "export const agent = () => 'toy';\n");
 
@@ -101,6 +104,18 @@ describe("loadExport()", () => {
       "shop:nope",
       /shop\.ts has no export 'nope'; it exports CLASSES, MyRule, ONE, RULES, myAgent/,
     ],
+    [
+      "names the line of a syntax error in the module",
+      "syntax:b",
+      /^cannot import 'syntax': .+ \(syntax\.ts:2:\d+\)$/,
+    ],
+    [
+      "gives the error a module throws on import, in one line",
+      "throws:a",
+      /^cannot import 'throws': no API key$/,
+    ],
+    ["lists a default export among the exports", "default_only:agent", /it exports default$/],
+    ["loads a default export by its name", "default_only:default", "function"],
     [
       "says cannot import when no file matches",
       "nowhere:agent",

@@ -6,6 +6,7 @@
  */
 import * as fs from "node:fs";
 import { diffFromJson } from "../diff/json.ts";
+import type { DatabaseDiff } from "../diff/types.ts";
 import { UsageError } from "../errors.ts";
 import { readSelector } from "../../selector/read.ts";
 import { printSelection } from "./_select.ts";
@@ -37,5 +38,14 @@ export async function dbMatchCommand(diffPath: string, selector: string): Promis
       { cause: error },
     );
   }
-  return await printSelection(diffFromJson(text), selector);
+  let diff: DatabaseDiff;
+  try {
+    diff = diffFromJson(text);
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    // diffFromJson knows the JSON path, not the file: name it here.
+    const reason = error.message.charAt(0).toLowerCase() + error.message.slice(1);
+    throw new UsageError(`Cannot use "${diffPath}": ${reason}`, { cause: error });
+  }
+  return await printSelection(diff, selector);
 }

@@ -76,16 +76,23 @@ export function makeDb(file: string, sql: string, options: MakeDbOptions = {}): 
   return file;
 }
 
-/** The bytes and mtime of every file in a folder, to prove nothing was touched. */
+/**
+ * The bytes and mtime of every entry in a folder, to prove nothing was
+ * touched: a new, removed or changed file, folder or symlink (dangling ones
+ * included) shows as a difference. A folder's bytes are "folder", a symlink's
+ * are its target.
+ */
 export function snapshotDir(dir: string): Record<string, { mtimeMs: number; bytes: string }> {
   const out: Record<string, { mtimeMs: number; bytes: string }> = {};
   for (const name of fs.readdirSync(dir).sort()) {
     const full = path.join(dir, name);
-    if (!fs.statSync(full).isFile()) continue;
-    out[name] = {
-      mtimeMs: fs.statSync(full).mtimeMs,
-      bytes: fs.readFileSync(full).toString("base64"),
-    };
+    const stat = fs.lstatSync(full);
+    const bytes = stat.isSymbolicLink()
+      ? `symlink to ${fs.readlinkSync(full)}`
+      : stat.isFile()
+      ? fs.readFileSync(full).toString("base64")
+      : "folder";
+    out[name] = { mtimeMs: stat.mtimeMs, bytes };
   }
   return out;
 }

@@ -17,6 +17,10 @@
  *   {@link unescapeLiteral} undoes the doubling in literal values.
  * - Nested block comments (`/* /* *\/ ... *\/`) nest in PostgreSQL and not
  *   elsewhere. Rejected in every dialect.
+ * - A double-quoted name ends at the next `"` in SQLite and PostgreSQL; the
+ *   parser reads `\"` inside it as an escaped quote, so
+ *   `"a\" OR 1=1 --"` reads as one name. A backslash inside a double-quoted
+ *   name is rejected (in MySQL `"..."` is a string, escapes and all).
  *
  * @module
  */
@@ -137,6 +141,13 @@ export function scanSql(sql: string, dialect: string): Scan {
       i = end;
     } else if (c === '"' || c === "`") {
       const end = stringEnd(sql, i, c, false);
+      if (c === '"' && sql.slice(i, end).includes("\\")) {
+        return {
+          ok: false,
+          problem:
+            'a backslash inside a "quoted name": the database ends the name at the next " and the parser does not',
+        };
+      }
       out += sql.slice(i, end);
       i = end;
     } else if (c === "$" && lex.postgres) {

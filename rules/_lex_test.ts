@@ -9,6 +9,13 @@ describe("scanSql", () => {
     ["rejects --1 in MySQL", "mysql", "SELECT 1 --1", /minus signs/],
     ["rejects || in MySQL", "mysql", "SELECT a || b FROM t", /reads \|\| as OR/],
     ["rejects a nested comment in any dialect", "sqlite", "SELECT 1 /* a /* b */", /nested/],
+    [
+      "rejects a backslash in a double-quoted name",
+      "sqlite",
+      'SELECT * FROM t WHERE "a\\" OR 1=1 --" = 1',
+      /backslash inside a "quoted name"/,
+    ],
+    ["rejects a backslash in a postgres quoted name", "postgres", 'SELECT "a\\b"', /backslash/],
   ];
   for (const [name, dialect, sql, problem] of rejected) {
     it(`scanSql() ${name}`, () => {
@@ -38,6 +45,12 @@ describe("scanSql", () => {
       "SELECT $q$ it's || $q$",
     ],
     ["leaves MySQL backslash escapes alone", "mysql", "SELECT 'a\\'b'", "SELECT 'a\\'b'"],
+    [
+      "keeps a MySQL double-quoted string with escapes",
+      "mysql",
+      'SELECT "a\\"b"',
+      'SELECT "a\\"b"',
+    ],
   ];
   for (const [name, dialect, sql, text] of kept) {
     it(`scanSql() ${name}`, () => {

@@ -709,6 +709,21 @@ const corpus: [string, D, string, V, V][] = [
     "PASS",
   ],
   ["SQL the parser cannot read", "sqlite", "SELEC * FROM orders", "FAIL", "FAIL"],
+  // Bypasses found in review, each fixed.
+  [
+    "a backslash in a double-quoted name ends it in SQLite, not in the parser",
+    "sqlite",
+    `SELECT * FROM orders WHERE store_id = 's1' AND "a\\" OR 1=1 --" = 1`,
+    "FAIL",
+    "FAIL",
+  ],
+  [
+    "a backslash in a double-quoted name hides a second statement (postgres)",
+    "postgres",
+    `SELECT * FROM orders WHERE store_id = 's1' AND "a\\" = 1; DELETE FROM orders; --" = 1`,
+    "FAIL",
+    "FAIL",
+  ],
 ];
 
 function verdict(r: CheckResult | readonly CheckResult[]): string {

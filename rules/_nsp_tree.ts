@@ -97,13 +97,35 @@ export function isStatementKind(type: string, node: Node): boolean {
   return type !== "select" || "columns" in node;
 }
 
-/** The `AND` conjuncts of an expression, flattened through parentheses. */
+/**
+ * The `AND` conjuncts of an expression, flattened through parentheses.
+ *
+ * The parser binds XOR tighter than AND; MySQL binds it looser
+ * (`a AND 0 XOR 1` is `(a AND 0) XOR 1`). An AND chain with an
+ * unparenthesized XOR in it is therefore one opaque conjunct.
+ */
 export function conjuncts(expr: unknown): unknown[] {
   if (!isNode(expr)) return [];
-  if (expr["type"] === "binary_expr" && String(expr["operator"]).toUpperCase() === "AND") {
-    return [...conjuncts(expr["left"]), ...conjuncts(expr["right"])];
+  if (!isOperator(expr, "AND")) return [expr];
+  const chain = andChain(expr);
+  if (chain.some((c) => isOperator(c, "XOR") && c["parentheses"] !== true)) return [expr];
+  return chain.flatMap((c) => (isOperator(c, "AND") ? conjuncts(c) : [c]));
+}
+
+/** The operands of an AND chain, down to parenthesized groups. */
+function andChain(expr: Node): Node[] {
+  const out: Node[] = [];
+  for (const side of [expr["left"], expr["right"]]) {
+    if (!isNode(side)) continue;
+    if (isOperator(side, "AND") && side["parentheses"] !== true) out.push(...andChain(side));
+    else out.push(side);
   }
-  return [expr];
+  return out;
+}
+
+function isOperator(v: unknown, operator: string): v is Node {
+  return isNode(v) && v["type"] === "binary_expr" &&
+    String(v["operator"]).toUpperCase() === operator;
 }
 
 export function columnOf(v: unknown, dialect: string): ColumnRef | null {

@@ -708,6 +708,20 @@ const corpus: [string, D, string, V, V][] = [
     "FAIL",
     "PASS",
   ],
+  [
+    "MySQL binds XOR looser than AND: (filter AND 0) XOR 1",
+    "mysql",
+    "SELECT * FROM orders WHERE store_id = 's1' AND 0 XOR 1",
+    "PASS",
+    "FAIL",
+  ],
+  [
+    "a parenthesized XOR beside the filter",
+    "mysql",
+    "SELECT * FROM orders WHERE store_id = 's1' AND (paid XOR shipped)",
+    "PASS",
+    "PASS",
+  ],
   ["SQL the parser cannot read", "sqlite", "SELEC * FROM orders", "FAIL", "FAIL"],
   // Bypasses found in review, each fixed.
   [

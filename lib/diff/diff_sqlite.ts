@@ -174,16 +174,21 @@ interface TablesInput {
 function diffTables(input: TablesInput): { tables: TableDiff[]; skipped: SkippedTable[] } {
   const { sides, settings } = input;
   const keep = tableFilter(settings);
-  const names = new Set([
-    ...sides.before?.tables.keys() ?? [],
-    ...sides.after?.tables.keys() ?? [],
-  ]);
+  // SQLite compares table names case-insensitively (ASCII only): "Users"
+  // renamed to "users" is the same table, under its after name.
+  const fold = (name: string): string => name.replace(/[A-Z]+/g, (m) => m.toLowerCase());
+  const byName = (side: SideSchema | null): Map<string, TableSchema> =>
+    new Map([...side?.tables.values() ?? []].map((t) => [fold(t.name), t]));
+  const a = byName(sides.before);
+  const b = byName(sides.after);
+  const pairs = [...new Set([...a.keys(), ...b.keys()])]
+    .map((k) => ({ before: a.get(k) ?? null, after: b.get(k) ?? null }))
+    .map((p) => ({ ...p, name: (p.after ?? p.before)!.name }))
+    .sort((p, q) => (p.name < q.name ? -1 : p.name > q.name ? 1 : 0));
   const tables: TableDiff[] = [];
   const skipped: SkippedTable[] = [];
-  for (const name of [...names].sort()) {
+  for (const { name, before, after } of pairs) {
     if (!keep(name)) continue;
-    const before = sides.before?.tables.get(name) ?? null;
-    const after = sides.after?.tables.get(name) ?? null;
     if (/^sqlite_/i.test(name) && name.toLowerCase() !== "sqlite_sequence") {
       skipped.push({
         name,

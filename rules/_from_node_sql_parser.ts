@@ -285,7 +285,9 @@ class Builder {
     appliesTo: QueryPredicate["appliesTo"],
     clause: QueryPredicate["clause"],
   ): QueryPredicate | null {
-    if (!isNode(expr) || expr["type"] !== "binary_expr") return null;
+    if (!isNode(expr) || expr["type"] !== "binary_expr" || collated(expr)) return null;
+    // A COLLATE on either side changes what equals the value (NOCASE matches 'S1').
+    if (collated(expr["left"]) || collated(expr["right"])) return null;
     const op = String(expr["operator"]).toUpperCase();
     const dialect = this.#options.dialect;
     const left = columnOf(expr["left"], dialect);
@@ -307,7 +309,7 @@ class Builder {
   }
 
   #literalOf(v: unknown): SqlLiteral | null {
-    if (!isNode(v)) return null;
+    if (!isNode(v) || collated(v)) return null;
     const type = v["type"];
     const raw = v["value"];
     switch (type) {
@@ -336,4 +338,12 @@ class Builder {
         return null;
     }
   }
+}
+
+/** Whether a node carries a COLLATE clause (`'s1' COLLATE NOCASE`, `col COLLATE x`). */
+function collated(v: unknown): boolean {
+  if (!isNode(v)) return false;
+  const suffix = v["suffix"];
+  return (v["collate"] !== undefined && v["collate"] !== null) ||
+    (isNode(suffix) && suffix["collate"] !== undefined && suffix["collate"] !== null);
 }

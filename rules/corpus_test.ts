@@ -722,6 +722,27 @@ const corpus: [string, D, string, V, V][] = [
     "PASS",
     "PASS",
   ],
+  [
+    "COLLATE NOCASE on the value also matches tenant 'S1'",
+    "sqlite",
+    "SELECT * FROM orders WHERE store_id = 's1' COLLATE NOCASE",
+    "PASS",
+    "FAIL",
+  ],
+  [
+    "COLLATE on the column",
+    "sqlite",
+    "SELECT * FROM orders WHERE store_id COLLATE NOCASE = 's1'",
+    "PASS",
+    "FAIL",
+  ],
+  [
+    "COLLATE inside an IN list",
+    "mysql",
+    "SELECT * FROM orders WHERE store_id IN ('s1' COLLATE utf8mb4_general_ci)",
+    "PASS",
+    "FAIL",
+  ],
   ["SQL the parser cannot read", "sqlite", "SELEC * FROM orders", "FAIL", "FAIL"],
   // Bypasses found in review, each fixed.
   [

@@ -743,6 +743,41 @@ const corpus: [string, D, string, V, V][] = [
     "PASS",
     "FAIL",
   ],
+  [
+    "aliases differing by case are two aliases in MySQL: o names items, not O",
+    "mysql",
+    "SELECT * FROM orders O, items o WHERE o.store_id = 's1'",
+    "PASS",
+    "FAIL",
+  ],
+  [
+    'a quoted "O" and o are two aliases in postgres',
+    "postgres",
+    `SELECT * FROM orders "O", items o WHERE o.store_id = 's1'`,
+    "PASS",
+    "FAIL",
+  ],
+  [
+    "a subquery alias O does not own the outer o's filter (mysql)",
+    "mysql",
+    "SELECT (SELECT SUM(amount) FROM orders O WHERE o.store_id = 's1') AS t FROM stores o WHERE o.store_id = 's1'",
+    "PASS",
+    "FAIL",
+  ],
+  [
+    "an alias written in two cases, alone in scope (postgres folds both)",
+    "postgres",
+    "SELECT * FROM orders O WHERE o.store_id = 's1'",
+    "PASS",
+    "PASS",
+  ],
+  [
+    "aliases differing by case, each filtered",
+    "mysql",
+    "SELECT * FROM orders O, items o WHERE o.store_id = 's1' AND O.store_id = 's1'",
+    "PASS",
+    "PASS",
+  ],
   ["SQL the parser cannot read", "sqlite", "SELEC * FROM orders", "FAIL", "FAIL"],
   // Bypasses found in review, each fixed.
   [

@@ -8,8 +8,10 @@ import { SqlRule, type SqlRuleOptions } from "./sql_rule.ts";
 import {
   type ColumnRef,
   pyList,
+  type QueryLevel,
   type QueryModel,
   type QueryPredicate,
+  type SqlStatement,
   type TableRef,
   tableRefs,
 } from "./query_model.ts";
@@ -69,7 +71,7 @@ export class TenantFilter extends SqlRule {
     for (const statement of model.statements) {
       for (const ref of tableRefs(statement)) {
         if (this.tables !== undefined && !this.#listed(ref)) continue;
-        if (!this.#filtered(ref)) unfiltered.push(ref.name);
+        if (!this.#filtered(ref, statement)) unfiltered.push(ref.name);
       }
     }
     if (unfiltered.length === 0) return [];
@@ -82,29 +84,51 @@ export class TenantFilter extends SqlRule {
     return this.tables!.has(name) || this.tables!.has(qualified);
   }
 
-  #filtered(ref: TableRef): boolean {
+  #filtered(ref: TableRef, statement: SqlStatement): boolean {
     const level = ref.level;
     return level.predicates.some((p) =>
-      applies(p, ref.index) && this.#namesRef(p.column, ref, level.sources.length) &&
+      applies(p, ref.index) && this.#namesRef(p.column, ref, statement) &&
       this.#rightValues(p)
     );
   }
 
-  #namesRef(column: ColumnRef, ref: TableRef, sourceCount: number): boolean {
+  #namesRef(column: ColumnRef, ref: TableRef, statement: SqlStatement): boolean {
     if (column.name.toLowerCase() !== this.column.toLowerCase()) return false;
     // Unqualified: only when no other source at this level could own it.
-    if (column.table === null) return sourceCount === 1;
-    const qualifier = column.table.toLowerCase();
+    if (column.table === null) return ref.level.sources.length === 1;
     // With an alias, the table's own name no longer names it.
-    return ref.alias !== null
-      ? qualifier === ref.alias.toLowerCase()
-      : qualifier === ref.name.toLowerCase();
+    const own = ref.alias ?? ref.name;
+    if (own === column.table) return true;
+    if (foldAscii(own) !== foldAscii(column.table)) return false;
+    // Equal but for case: MySQL aliases and PostgreSQL quoted names are
+    // case-sensitive, so `FROM orders O, items o ... o.store_id` names items.
+    // Case-insensitive only when no other name in scope differs from it by case.
+    const q = foldAscii(column.table);
+    return !qualifiersInScope(ref.level, statement).some((n) => n !== own && foldAscii(n) === q);
   }
 
   #rightValues(p: QueryPredicate): boolean {
     if (this.value === undefined) return p.values.length === 1;
     return p.values.every((v) => v.kind !== "parameter" && v.value === this.value);
   }
+}
+
+/** The names that qualify columns at a level: its sources' and every enclosing level's. */
+function qualifiersInScope(level: QueryLevel, statement: SqlStatement): string[] {
+  const names: string[] = [];
+  for (let l: QueryLevel | undefined = level; l !== undefined;) {
+    for (const s of l.sources) {
+      const name = s.alias ?? s.name;
+      if (name !== "") names.push(name);
+    }
+    l = l.parent === null ? undefined : statement.levels[l.parent];
+  }
+  return names;
+}
+
+/** Lower case for ASCII letters only, as SQL engines fold names. */
+function foldAscii(s: string): string {
+  return s.replace(/[A-Z]/g, (c) => c.toLowerCase());
 }
 
 function applies(p: QueryPredicate, index: number): boolean {

@@ -64,7 +64,8 @@ export interface Capi {
   sqlite3_errstr(code: number): string;
   sqlite3_prepare_v2(
     db: Ptr,
-    sql: string,
+    /** A string, or a pointer to UTF-8 text in the heap (needed for `pzTail`). */
+    sql: string | Ptr,
     nByte: number,
     ppStmt: Ptr,
     pzTail: Ptr | null,
@@ -82,6 +83,7 @@ export interface Wasm {
   readonly exports: RawExports;
   heap8u(): Uint8Array;
   alloc(n: number): Ptr;
+  dealloc(ptr: Ptr): void;
   peekPtr(ptr: Ptr): Ptr;
   poke32(ptr: Ptr, value: number): void;
   poke64(ptr: Ptr, value: bigint): void;

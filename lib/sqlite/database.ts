@@ -238,18 +238,44 @@ export class Database {
   prepare(sql: string): Statement {
     const { capi, wasm } = this.#sqlite;
     const mark = wasm.pstack.pointer;
+    // The text goes into the heap ourselves: only then does pzTail point at
+    // memory that is still there, to see whether a second statement follows.
+    const text = wasm.allocCString(sql);
     try {
       const pp = wasm.pstack.allocPtr();
-      const rc = capi.sqlite3_prepare_v2(this.handle, sql, -1, pp, null);
+      const pTail = wasm.pstack.allocPtr();
+      const rc = capi.sqlite3_prepare_v2(this.handle, text, -1, pp, pTail);
       if (rc !== 0) throw this.errorFor(sql, rc);
       const stmt = wasm.peekPtr(pp);
       if (!stmt) throw new SqliteQueryError(sql, 21, "SQL has no statement");
+      const tail = wasm.peekPtr(pTail);
+      if (this.#startsStatement(tail)) {
+        wasm.exports.sqlite3_finalize(stmt);
+        const next = wasm.cstrToJs(tail).trim().replace(/\s+/g, " ").slice(0, 40);
+        throw new SqliteQueryError(
+          sql,
+          1,
+          `SQL has more than one statement (the second starts "${next}"); run one statement at a time`,
+        );
+      }
       const s = new Statement(this.#sqlite, this, stmt, sql);
       this.#statements.add(s);
       return s;
     } finally {
       wasm.pstack.restore(mark);
+      wasm.dealloc(text);
     }
+  }
+
+  // Whether the text at `p` holds more than spaces, comments and semicolons.
+  #startsStatement(p: Ptr): boolean {
+    const { capi, wasm } = this.#sqlite;
+    if (wasm.heap8u()[p] === 0) return false;
+    const pp = wasm.pstack.allocPtr();
+    const rc = capi.sqlite3_prepare_v2(this.handle, p, -1, pp, null);
+    const next = wasm.peekPtr(pp);
+    if (next) wasm.exports.sqlite3_finalize(next);
+    return rc !== 0 || next !== 0;
   }
 
   /**

@@ -18,7 +18,8 @@ export interface SqliteExecutor extends Executor {
 
 /**
  * An executor over a SQLite file. The file is opened read-only on first use
- * (a write fails with "attempt to write a readonly database") and kept open;
+ * (a write fails with "attempt to write a readonly database", and SQL with
+ * more than one statement fails rather than run only the first) and kept open;
  * integers beyond 2^53 come back as bigint, BLOBs as Uint8Array.
  *
  * @param path the database file

@@ -1,0 +1,60 @@
+import { after, describe, it } from "node:test";
+import assert from "node:assert/strict";
+import { makeDb, snapshotDir, tempDir } from "../../tests/fixtures.ts";
+import { sqliteExecutor } from "./executor.ts";
+import { SqliteQueryError } from "../errors.ts";
+
+const dir = tempDir();
+after(() => dir.cleanup());
+const file = makeDb(
+  dir.file("shop.db"),
+  "CREATE TABLE orders (id INTEGER PRIMARY KEY, amount INTEGER); INSERT INTO orders VALUES (1, 5);",
+);
+
+describe("sqliteExecutor()", () => {
+  const refused: [string, RegExp][] = [
+    ["DELETE FROM orders", /attempt to write a readonly database/],
+    ["CREATE TABLE t (x)", /attempt to write a readonly database/],
+    ["PRAGMA user_version = 5", /attempt to write a readonly database/],
+    [
+      "SELECT * FROM orders; DELETE FROM orders",
+      /^SQL has more than one statement \(the second starts "DELETE FROM orders"\)/,
+    ],
+    ["SELECT 1;\nSELECT\n  2", /more than one statement \(the second starts "SELECT 2"\)/],
+    ["SELECT 1; garbage", /more than one statement \(the second starts "garbage"\)/],
+  ];
+  for (const [sql, message] of refused) {
+    it(`refuses ${JSON.stringify(sql)} and leaves the file untouched`, async () => {
+      const before = snapshotDir(dir.path);
+      const run = sqliteExecutor(file);
+      try {
+        await assert.rejects(run(sql), (e: unknown) => {
+          assert.ok(e instanceof SqliteQueryError);
+          assert.match(e.message, message);
+          assert.ok(!e.message.includes("\n"));
+          return true;
+        });
+        assert.deepEqual(await run("SELECT amount FROM orders"), [{ amount: 5 }]);
+      } finally {
+        run.close();
+      }
+      assert.deepEqual(snapshotDir(dir.path), before);
+    });
+  }
+
+  const accepted: [string, unknown[]][] = [
+    ["SELECT amount FROM orders;", [{ amount: 5 }]],
+    ["SELECT amount FROM orders; -- the total", [{ amount: 5 }]],
+    ["SELECT amount FROM orders /* a */ ; ; /* b */", [{ amount: 5 }]],
+  ];
+  for (const [sql, rows] of accepted) {
+    it(`runs ${JSON.stringify(sql)} as one statement`, async () => {
+      const run = sqliteExecutor(file);
+      try {
+        assert.deepEqual(await run(sql), rows);
+      } finally {
+        run.close();
+      }
+    });
+  }
+});

@@ -112,8 +112,11 @@ export class Scorecard {
    */
   summary(): string {
     const lines = [`Q: ${this.question}`];
-    for (const c of this.checks) lines.push(line(c.stage, c.name, `${c.status}${tail(c.detail)}`));
-    if (this.error !== undefined) lines.push(`  ${"ERROR".padEnd(12)} ${this.error}`);
+    for (const c of this.checks) {
+      const head = line(c.stage, c.name, `${c.status}${c.detail === "" ? "" : "  "}`);
+      lines.push(hang(head, c.detail));
+    }
+    if (this.error !== undefined) lines.push(hang(`  ${"ERROR".padEnd(12)} `, this.error));
     const why = this.verdict === FAIL && this.failedStage !== undefined
       ? `  (first failing stage: ${this.failedStage})`
       : "";
@@ -126,6 +129,7 @@ function line(stage: string, name: string, rest: string): string {
   return `  ${stage.padEnd(12)} ${name.padEnd(18)} ${rest}`;
 }
 
-function tail(detail: string): string {
-  return detail === "" ? "" : `  ${detail}`;
+/** `head` then `text`, with the text's further lines indented under its first (a hanging indent). */
+function hang(head: string, text: string): string {
+  return head + text.replaceAll("\n", `\n${" ".repeat(head.length)}`);
 }

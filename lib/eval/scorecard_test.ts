@@ -1,7 +1,7 @@
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
 import type { CheckResult, Status } from "./check.ts";
-import { Scorecard, verdictOf } from "./scorecard.ts";
+import { Scorecard, type ScorecardInput, verdictOf } from "./scorecard.ts";
 import { Trace } from "./trace.ts";
 
 const r = (stage: string, name: string, status: Status, detail = ""): CheckResult => ({
@@ -149,4 +149,36 @@ describe("Scorecard", () => {
     const card = new Scorecard({ question: "Q", checks: [], error: "agent raised: boom" });
     assert.equal(card.summary(), "Q: Q\n  ERROR        agent raised: boom\n  VERDICT      ERROR");
   });
+
+  const multiline: [string, ScorecardInput, string[]][] = [
+    [
+      "indents the further lines of a detail under its first",
+      {
+        question: "Q",
+        trace,
+        checks: [r("execute", "no_error", "FAIL", "near line 1:\nsyntax error")],
+      },
+      [
+        "Q: Q",
+        "  execute      no_error           FAIL  near line 1:",
+        "                                        syntax error",
+        "  VERDICT      FAIL  (first failing stage: execute)",
+      ],
+    ],
+    [
+      "indents the further lines of a test-level error under its first",
+      { question: "Q", checks: [], error: "agent raised: refused\nhint: start it" },
+      [
+        "Q: Q",
+        "  ERROR        agent raised: refused",
+        "               hint: start it",
+        "  VERDICT      ERROR",
+      ],
+    ],
+  ];
+  for (const [name, input, expected] of multiline) {
+    it(`Scorecard.summary() ${name}`, () => {
+      assert.equal(new Scorecard(input).summary(), expected.join("\n"));
+    });
+  }
 });

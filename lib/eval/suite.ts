@@ -98,7 +98,9 @@ export function suiteSummary(
   const lines: string[] = [];
   for (const c of cases) {
     lines.push(`${c.verdict.padEnd(6)}${c.id}`);
-    for (const p of caseProblems(c)) lines.push(`      ${p}`);
+    // A message of several lines (a driver's error with a hint) stays
+    // indented under its case, so every line at the margin is a case line.
+    for (const p of caseProblems(c)) lines.push(`      ${p.replaceAll("\n", "\n      ")}`);
   }
   lines.push("");
   const pct = totals.total === 0 ? 0 : Math.round((100 * totals.passed) / totals.total);

@@ -188,6 +188,27 @@ describe("runSuite()", () => {
     });
   }
 
+  const multiline: [string, () => unknown, string[]][] = [
+    [
+      "keeps the further lines of an error indented under its case",
+      () => {
+        throw new Error("refused\nhint: start it");
+      },
+      ["ERROR a", "      agent raised: refused", "      hint: start it"],
+    ],
+    [
+      "keeps the further lines of a failed check indented under its case",
+      () => ({ sql: "SELEC", error: "near line 1:\nsyntax error" }),
+      ["FAIL  a", "      execute / no_error: near line 1:", "      syntax error"],
+    ],
+  ];
+  for (const [name, agent, expected] of multiline) {
+    it(`runSuite() ${name}`, async () => {
+      const result = await runSuite(parseCases("- {id: a, question: a}\n", "c.yaml"), agent);
+      assert.deepEqual(result.summary().split("\n").slice(0, 3), expected);
+    });
+  }
+
   it("runSuite() reports skipped cases in the totals and passes the exit code", async () => {
     const cases = parseCases("- {id: a, question: a}\n", "c.yaml");
     const result = await runSuite(cases, () => new Trace("a"));

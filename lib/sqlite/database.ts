@@ -332,7 +332,9 @@ export class Database {
       return new SqliteOpenError(
         this.path,
         reason,
-        `Cannot read "${this.path}": ${message}; the file is damaged or not a complete SQLite database`,
+        // Reads take no locks, so a program writing the file meanwhile looks
+        // like damage: say so, since that is the cause a person can fix.
+        `Cannot read "${this.path}": ${message}; the file is damaged, not a complete SQLite database, or was written by another program while it was read (copy it, or stop the writer, and retry)`,
         { cause },
       );
     }

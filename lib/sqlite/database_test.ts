@@ -242,6 +242,21 @@ describe("openDatabase()", () => {
       "hot-journal",
       /hot rollback journal ".*hot-target\.db-journal"/,
     ],
+    [
+      "a database with a damaged page",
+      () => {
+        const file = makeDb(
+          dir.file("damaged.db"),
+          `${SCHEMA} CREATE TABLE pad(x); INSERT INTO pad SELECT zeroblob(5000) FROM t;`,
+        );
+        const bytes = fs.readFileSync(file);
+        bytes.fill(0xee, 100, 4096); // page 1 after the header: the schema b-tree
+        fs.writeFileSync(dir.file("damaged-copy.db"), bytes);
+        return dir.file("damaged-copy.db");
+      },
+      "corrupt",
+      /malformed; the file is damaged, .* or was written by another program while it was read/,
+    ],
   ];
   for (const [name, make, reason, message] of bad) {
     it(`throws a SqliteOpenError naming the path for ${name}`, async () => {

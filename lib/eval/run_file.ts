@@ -235,7 +235,9 @@ export async function readRunFile(path: string): Promise<RunFile> {
     const code = (e as { code?: string }).code;
     const why = code === "ENOENT"
       ? "no such file; check the path"
-      : `cannot read it (${String(e)})`;
+      : code === "EISDIR"
+      ? "it is a folder, not a run file; give the file run --json wrote"
+      : `cannot read it (${e instanceof Error ? e.message : String(e)})`;
     throw new UsageError(`${path}: ${why}`, { cause: e });
   }
   return parseRunFile(content, path);

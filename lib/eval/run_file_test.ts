@@ -89,12 +89,19 @@ describe("run files", () => {
     });
   }
 
-  it("readRunFile() names a missing file", async () => {
-    await assert.rejects(
-      readRunFile(dir.file("nope.json")),
-      /nope\.json: no such file; check the path/,
-    );
-  });
+  const unreadable: [string, string, RegExp][] = [
+    ["names a missing file", "nope.json", /nope\.json: no such file; check the path$/],
+    [
+      "names a folder given as a run file",
+      ".",
+      /: it is a folder, not a run file; give the file run --json wrote$/,
+    ],
+  ];
+  for (const [name, file, message] of unreadable) {
+    it(`readRunFile() ${name}`, async () => {
+      await assert.rejects(readRunFile(dir.file(file)), message);
+    });
+  }
 });
 
 describe("diffRuns()", () => {

@@ -11,13 +11,14 @@
  */
 import type { Backslashes } from "./_lex.ts";
 import { unescapeLiteral } from "./_lex.ts";
-import type {
-  ColumnRef,
-  QueryLevel,
-  QueryPredicate,
-  QuerySource,
-  SqlLiteral,
-  SqlStatement,
+import {
+  type ColumnRef,
+  foldAscii,
+  type QueryLevel,
+  type QueryPredicate,
+  type QuerySource,
+  type SqlLiteral,
+  type SqlStatement,
 } from "./query_model.ts";
 import {
   asList,
@@ -134,12 +135,13 @@ class Builder {
         const n = identName(c);
         if (n !== null) this.outputNames.push(n);
       }
+      const keys = cteKeys(w["name"], this.#options.dialect);
       // A recursive CTE sees its own name; a plain one sees only earlier ones.
-      if (w["recursive"] === true || node["recursive"] === true) scope.add(name);
+      if (w["recursive"] === true || node["recursive"] === true) keys.forEach((k) => scope.add(k));
       const stmt = w["stmt"];
       const body = isNode(stmt) && isNode(stmt["ast"]) ? stmt["ast"] : stmt;
       if (isNode(body)) this.visitStatement(body, level.id, "cte", scope);
-      scope.add(name);
+      keys.forEach((k) => scope.add(k));
     }
     this.#addSources(level, asList(node["from"]), scope);
     for (const c of conjuncts(node["where"])) this.#addPredicate(level, c, "all", "where");
@@ -247,7 +249,7 @@ class Builder {
       } else if (item["table"] !== undefined && item["table"] !== null && expr === undefined) {
         const name = identName(item["table"]) ?? "";
         const schema = identName(item["db"]) ?? identName(item["schema"]);
-        const isCte = schema === null && scope.has(name.toLowerCase());
+        const isCte = schema === null && scope.has(tableKey(name, this.#options.dialect));
         level.sources.push({ kind: isCte ? "cte" : "table", name, schema, alias });
       } else {
         level.sources.push({ kind: "function", name: "", schema: null, alias });
@@ -346,4 +348,38 @@ function collated(v: unknown): boolean {
   const suffix = v["suffix"];
   return (v["collate"] !== undefined && v["collate"] !== null) ||
     (isNode(suffix) && suffix["collate"] !== undefined && suffix["collate"] !== null);
+}
+
+/**
+ * The keys under which a WITH name hides a table of the same name, matched
+ * by {@link tableKey}. SQLite folds names (ASCII letters). MySQL compares
+ * table names and aliases case-sensitively (Unix default), so exactly. In
+ * PostgreSQL an unquoted name folds to lower case and a quoted one does
+ * not; the parser keeps the quoting of a WITH name but not of a table
+ * reference, so a reference with upper-case letters matches only a WITH name
+ * spelt the same way unquoted, and a quoted WITH name with upper-case letters
+ * (`WITH "Orders"`, which `FROM Orders` does not reach) hides nothing.
+ */
+function cteKeys(nameNode: unknown, dialect: string): string[] {
+  const name = identName(nameNode) ?? "";
+  if (isMysqlLike(dialect)) return [name];
+  if (!isPostgresLike(dialect)) return [foldAscii(name)];
+  const quoted = isNode(nameNode) && nameNode["type"] === "double_quote_string";
+  if (quoted) return name === foldAscii(name) ? [name] : [];
+  return [foldAscii(name), `=${name}`];
+}
+
+/** The key of a table reference's name, to look up in the WITH names in scope. */
+function tableKey(name: string, dialect: string): string {
+  if (isMysqlLike(dialect)) return name;
+  if (!isPostgresLike(dialect)) return foldAscii(name);
+  return name === foldAscii(name) ? name : `=${name}`;
+}
+
+function isMysqlLike(dialect: string): boolean {
+  return dialect === "mysql" || dialect === "mariadb";
+}
+
+function isPostgresLike(dialect: string): boolean {
+  return dialect === "postgres" || dialect === "redshift";
 }

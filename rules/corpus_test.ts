@@ -778,6 +778,41 @@ const corpus: [string, D, string, V, V][] = [
     "PASS",
     "PASS",
   ],
+  [
+    'a quoted WITH "Orders" does not hide the table orders (postgres)',
+    "postgres",
+    `WITH "Orders" AS (SELECT 1 AS x) SELECT * FROM orders`,
+    "PASS",
+    "FAIL",
+  ],
+  [
+    'a quoted WITH "Orders" is not reached by unquoted Orders (postgres)',
+    "postgres",
+    `WITH "Orders" AS (SELECT 1 AS x) SELECT * FROM Orders`,
+    "PASS",
+    "FAIL",
+  ],
+  [
+    "WITH names differ by case in MySQL",
+    "mysql",
+    "WITH Orders AS (SELECT 1 AS x) SELECT * FROM orders",
+    "PASS",
+    "FAIL",
+  ],
+  [
+    "a mixed-case WITH name used as written (postgres)",
+    "postgres",
+    "WITH StoreOrders AS (SELECT * FROM orders WHERE store_id = 's1') SELECT * FROM StoreOrders",
+    "PASS",
+    "PASS",
+  ],
+  [
+    "a WITH name in another case (sqlite folds names)",
+    "sqlite",
+    "WITH Mine AS (SELECT * FROM orders WHERE store_id = 's1') SELECT * FROM MINE",
+    "PASS",
+    "PASS",
+  ],
   ["SQL the parser cannot read", "sqlite", "SELEC * FROM orders", "FAIL", "FAIL"],
   // Bypasses found in review, each fixed.
   [

@@ -148,3 +148,19 @@ export function pyList(items: readonly string[]): string {
       : `'${s.replaceAll("\\", "\\\\").replaceAll("'", "\\'")}'`;
   return `[${items.map(repr).join(", ")}]`;
 }
+
+/**
+ * Lower case for ASCII letters only, as SQL engines fold names (JavaScript's
+ * toLowerCase also folds the Kelvin sign to `k`, which no database does).
+ *
+ * @param name an identifier
+ * @returns the folded name
+ * @example
+ * ```ts
+ * import { foldAscii } from "./query_model.ts";
+ * foldAscii("Orders"); // "orders"
+ * ```
+ */
+export function foldAscii(name: string): string {
+  return name.replace(/[A-Z]/g, (c) => c.toLowerCase());
+}

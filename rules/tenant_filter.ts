@@ -7,6 +7,7 @@ import type { Trace } from "../lib/eval/trace.ts";
 import { SqlRule, type SqlRuleOptions } from "./sql_rule.ts";
 import {
   type ColumnRef,
+  foldAscii,
   pyList,
   type QueryLevel,
   type QueryModel,
@@ -124,11 +125,6 @@ function qualifiersInScope(level: QueryLevel, statement: SqlStatement): string[]
     l = l.parent === null ? undefined : statement.levels[l.parent];
   }
   return names;
-}
-
-/** Lower case for ASCII letters only, as SQL engines fold names. */
-function foldAscii(s: string): string {
-  return s.replace(/[A-Z]/g, (c) => c.toLowerCase());
 }
 
 function applies(p: QueryPredicate, index: number): boolean {

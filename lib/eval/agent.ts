@@ -76,7 +76,13 @@ export function checkRows(rows: unknown, where: string): Row[] {
   const bad = rows.findIndex((row) => !isPlainObject(row));
   if (bad >= 0) {
     const row: unknown = rows[bad];
-    const hint = Array.isArray(row) ? `; ${ROWS_HINT}` : "";
+    const hint = Array.isArray(row)
+      ? `; ${ROWS_HINT}`
+      : row instanceof Map
+      ? "; turn each into an object with Object.fromEntries(row)"
+      : isObject(row)
+      ? "; copy each into a plain object, e.g. rows.map((row) => ({ ...row }))"
+      : "";
     throw new TraceError(
       `${where} must be a list of objects: ${where}[${bad}] is ${describe(row)}${hint}`,
     );

@@ -82,7 +82,18 @@ describe("toTrace()", () => {
     [
       "refuses rows that are Maps",
       { rows: [new Map()] },
-      /^rows must be a list of objects: rows\[0\] is a Map$/,
+      /^rows must be a list of objects: rows\[0\] is a Map; turn each into an object with Object\.fromEntries\(row\)$/,
+    ],
+    [
+      "refuses rows that are class instances (a driver's row class), saying how to copy them",
+      {
+        rows: [
+          new (class RowDataPacket {
+            total = 2;
+          })(),
+        ],
+      },
+      /^rows must be a list of objects: rows\[0\] is a RowDataPacket; copy each into a plain object, e\.g\. rows\.map\(\(row\) => \(\{ \.\.\.row \}\)\)$/,
     ],
     [
       "refuses tuple rows inside stages",

@@ -1,6 +1,7 @@
 import { after, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import * as fs from "node:fs";
+import process from "node:process";
 import { makeDb, snapshotDir, type TempDir, tempDir } from "../../tests/fixtures.ts";
 import { openDatabase, openMemoryDatabase } from "./database.ts";
 import { SqliteOpenError, SqliteQueryError } from "../errors.ts";
@@ -258,6 +259,22 @@ describe("openDatabase()", () => {
       /malformed; the file is damaged, .* or was written by another program while it was read/,
     ],
   ];
+  // Root reads any file, so this runs only for other users (chmod cannot stop root).
+  it("throws a SqliteOpenError naming the path for a file without read permission", {
+    skip: process.getuid?.() === 0,
+  }, async () => {
+    for (const [name, sql] of [["locked.db", SCHEMA], ["locked-empty.db", ""]] as const) {
+      const file = makeDb(dir.file(name), sql);
+      fs.chmodSync(file, 0o000);
+      await assert.rejects(openDatabase(file), (e: unknown) => {
+        assert.ok(e instanceof SqliteOpenError);
+        assert.equal(e.reason, "unreadable");
+        assert.equal(e.message, `Cannot open "${file}": permission denied; check its permissions`);
+        return true;
+      });
+    }
+  });
+
   for (const [name, make, reason, message] of bad) {
     it(`throws a SqliteOpenError naming the path for ${name}`, async () => {
       const file = make();

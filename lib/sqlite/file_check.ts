@@ -53,8 +53,17 @@ export function checkSqliteFile(path: string): void {
       `Cannot open "${path}": it is a directory, not a SQLite file; pass a .db file inside it`,
     );
   }
+  let head: Uint8Array;
+  try {
+    head = readHead(path, 100);
+  } catch (e) {
+    const code = (e as { code?: string }).code;
+    const why = code === "EACCES" || code === "EPERM"
+      ? "permission denied; check its permissions"
+      : `cannot read it (${(e as Error).message})`;
+    throw new SqliteOpenError(path, "unreadable", `Cannot open "${path}": ${why}`, { cause: e });
+  }
   if (stat.size === 0) return;
-  const head = readHead(path, 100);
   if (head.length < MAGIC.length || latin1(head.subarray(0, 16)) !== MAGIC) {
     throw new SqliteOpenError(
       path,

@@ -813,6 +813,13 @@ const corpus: [string, D, string, V, V][] = [
     "PASS",
     "PASS",
   ],
+  [
+    "table_to_xml reads a table named in a string",
+    "postgres",
+    "SELECT table_to_xml('orders', true, false, '')",
+    "PASS",
+    "FAIL",
+  ],
   ["SQL the parser cannot read", "sqlite", "SELEC * FROM orders", "FAIL", "FAIL"],
   // Bypasses found in review, each fixed.
   [

@@ -211,6 +211,10 @@ class Builder {
       return;
     }
     if (type === "star") return;
+    // MySQL `SELECT @x := 1` sets a user variable, like SET.
+    if (type === "assign" && isNode(value["left"]) && value["left"]["prefix"] === "@") {
+      this.nested.push("set");
+    }
     if (typeof type === "string" && isStatementKind(type, value)) {
       this.visitStatement(value, levelId, "subquery", scope);
       return;

@@ -848,6 +848,14 @@ const corpus: [string, D, string, V, V][] = [
     "FAIL",
     "PASS",
   ],
+  ["SELECT @x := 1 sets a variable, like SET", "mysql", "SELECT @x := 1", "FAIL", "PASS"],
+  [
+    "a variable assigned in the select list",
+    "mysql",
+    "SELECT @t := amount FROM orders WHERE store_id = 's1'",
+    "FAIL",
+    "PASS",
+  ],
   ["SQL the parser cannot read", "sqlite", "SELEC * FROM orders", "FAIL", "FAIL"],
   // Bypasses found in review, each fixed.
   [

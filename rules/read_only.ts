@@ -118,7 +118,9 @@ export class ReadOnly extends SqlRule {
     for (const s of model.statements) {
       if (!READ_KINDS.has(s.kind)) problems.push(`${s.kind.toUpperCase()} statement`);
       for (const kind of new Set(s.nested)) {
-        if (kind !== "select") problems.push(`${kind.toUpperCase()} inside the query`);
+        if (kind !== "select" && kind !== s.kind) {
+          problems.push(`${kind.toUpperCase()} inside the query`);
+        }
       }
       for (const lock of s.locking) problems.push(`locking clause ${lock}`);
       for (const into of s.into) problems.push(`SELECT ... ${into} writes`);

@@ -108,10 +108,16 @@ export class TenantFilter extends SqlRule {
     return problems;
   }
 
+  /**
+   * Whether a reference may be a listed table: a bare entry lists the name in
+   * any schema; `schema.table` lists that schema's table and an unqualified
+   * reference to the name, which the search path may resolve to it.
+   */
   #listed(ref: TableRef): boolean {
     const name = ref.name.toLowerCase();
-    const qualified = ref.schema === null ? name : `${ref.schema.toLowerCase()}.${name}`;
-    return this.tables!.has(name) || this.tables!.has(qualified);
+    if (this.tables!.has(name)) return true;
+    if (ref.schema !== null) return this.tables!.has(`${ref.schema.toLowerCase()}.${name}`);
+    return [...this.tables!].some((t) => t.endsWith(`.${name}`));
   }
 
   #filtered(ref: TableRef, statement: SqlStatement): boolean {

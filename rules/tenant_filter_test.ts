@@ -68,6 +68,24 @@ describe("TenantFilter", () => {
       { dialect: "postgres" },
       "PASS",
     ],
+    [
+      "checks an unqualified table that a schema-qualified entry may name",
+      "SELECT * FROM orders",
+      { tables: ["public.orders"], dialect: "postgres" },
+      "FAIL",
+    ],
+    [
+      "skips a table of another schema than the listed one",
+      "SELECT * FROM archive.orders",
+      { tables: ["public.orders"], dialect: "postgres" },
+      "PASS",
+    ],
+    [
+      "checks a schema-qualified table under a bare entry",
+      "SELECT * FROM main.orders",
+      { tables: ["orders"] },
+      "FAIL",
+    ],
     ["passes SQL without tables", "SELECT 1", {}, "PASS"],
   ];
   for (const [name, sql, options, status] of cases) {

@@ -14,6 +14,7 @@
  */
 import * as fs from "node:fs";
 import { Buffer } from "node:buffer";
+import { realPath } from "../sqlite/file_check.ts";
 
 /** One side of the scan. */
 export interface ScannedFile {
@@ -40,7 +41,8 @@ const CHUNK = 4 * 1024 * 1024;
 
 function walSize(path: string): number {
   try {
-    return fs.statSync(`${path}-wal`).size;
+    // SQLite looks for the -wal beside the real file, not beside a symlink.
+    return fs.statSync(`${realPath(path)}-wal`).size;
   } catch {
     return 0;
   }

@@ -12,7 +12,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { diffSqliteDatabases } from "../diff/diff_sqlite.ts";
 import type { DatabaseDiff } from "../diff/types.ts";
-import { checkSqliteFile } from "../sqlite/file_check.ts";
+import { checkSqliteFile, realPath } from "../sqlite/file_check.ts";
 import type { TestCase } from "./case.ts";
 import type { CaseSession, CaseSetup } from "./evaluate.ts";
 
@@ -44,7 +44,8 @@ export function copyAgentDb(source: string): AgentDbCopy {
   const dbPath = path.join(dir, path.basename(source));
   try {
     fs.copyFileSync(source, dbPath);
-    const wal = `${source}-wal`;
+    // SQLite keeps the -wal beside the real file, not beside a symlink to it.
+    const wal = `${realPath(source)}-wal`;
     if (fs.existsSync(wal) && fs.statSync(wal).size > 0) fs.copyFileSync(wal, `${dbPath}-wal`);
   } catch (e) {
     fs.rmSync(dir, { recursive: true, force: true });

@@ -44,6 +44,8 @@ const SELECT_KEYS = new Set(["with", "from", "where", "having", "_next", "set_op
 export interface BuildOptions {
   readonly dialect: string;
   readonly backslashes: Backslashes;
+  /** The text has `(WITH`: a WITH on a set-operation branch may cover only that branch. */
+  readonly parenthesizedWith?: boolean;
 }
 
 /**
@@ -175,7 +177,17 @@ class Builder {
     const next = node["_next"];
     if (isNode(next)) {
       this.setOperations++;
-      this.visitStatement(next, parent, origin === "statement" ? "set-branch" : origin, scope);
+      // `(WITH o ... SELECT ...) UNION SELECT ... FROM o`: the parser's tree is
+      // that of the unparenthesized form; when the text may be this one, the
+      // later branches do not see this branch's WITH names.
+      const ownWith = asList(node["with"]).length > 0 && this.#options.parenthesizedWith === true;
+      const branchScope = ownWith ? outerScope : scope;
+      this.visitStatement(
+        next,
+        parent,
+        origin === "statement" ? "set-branch" : origin,
+        branchScope,
+      );
     }
   }
 

@@ -27,7 +27,18 @@
 
 /** The result of the scan: the text to parse, or why it cannot be read safely. */
 export type Scan =
-  | { readonly ok: true; readonly text: string; readonly backslashes: Backslashes }
+  | {
+    readonly ok: true;
+    readonly text: string;
+    readonly backslashes: Backslashes;
+    /**
+     * Some `(` is followed by WITH. The parser gives `(WITH o AS ...
+     * SELECT ...) UNION SELECT ... FROM o` the same tree as the unparenthesized
+     * form, where the WITH covers every branch; parenthesized, it covers only
+     * its own.
+     */
+    readonly parenthesizedWith: boolean;
+  }
   | { readonly ok: false; readonly problem: string };
 
 /**
@@ -84,6 +95,9 @@ export function scanSql(sql: string, dialect: string): Scan {
   const lex = lexiconOf(dialect);
   let out = "";
   let doubled = false;
+  let parenthesizedWith = false;
+  /** The last character of code outside comments and whitespace. */
+  let lastCode = "";
   let i = 0;
   const n = sql.length;
   while (i < n) {
@@ -139,6 +153,7 @@ export function scanSql(sql: string, dialect: string): Scan {
         out += body;
       }
       i = end;
+      lastCode = c;
     } else if (c === '"' || c === "`") {
       const end = stringEnd(sql, i, c, false);
       if (c === '"' && sql.slice(i, end).includes("\\")) {
@@ -150,6 +165,7 @@ export function scanSql(sql: string, dialect: string): Scan {
       }
       out += sql.slice(i, end);
       i = end;
+      lastCode = c;
     } else if (c === "$" && lex.postgres) {
       const tag = /^\$([A-Za-z_][A-Za-z0-9_]*)?\$/.exec(sql.slice(i, i + 64));
       if (tag !== null && !/[\w$]/.test(sql[i - 1] ?? "")) {
@@ -161,13 +177,16 @@ export function scanSql(sql: string, dialect: string): Scan {
         out += c;
         i++;
       }
+      lastCode = "$";
     } else {
+      if (lastCode === "(" && /^with(?![\w$])/i.test(sql.slice(i, i + 5))) parenthesizedWith = true;
+      if (!/\s/.test(c)) lastCode = c;
       out += c;
       i++;
     }
   }
   const backslashes = doubled ? "doubled" : lex.backslashEscapes ? "escapes" : "literal";
-  return { ok: true, text: out, backslashes };
+  return { ok: true, text: out, backslashes, parenthesizedWith };
 }
 
 /** The index just past a quoted token starting at `start` (or the end of the text). */

@@ -59,6 +59,20 @@ describe("scanSql", () => {
     });
   }
 
+  const withs: [string, string, boolean][] = [
+    ["(WITH o AS (SELECT 1) SELECT * FROM o) UNION SELECT 1", "postgres", true],
+    ["( /* c */ with o AS (SELECT 1) SELECT 1)", "sqlite", true],
+    ["WITH o AS (SELECT 1) SELECT * FROM o", "sqlite", false],
+    ["SELECT '(WITH' FROM t", "sqlite", false],
+    ["SELECT * FROM (withdrawals)", "mysql", false],
+  ];
+  for (const [sql, dialect, flag] of withs) {
+    it(`scanSql() flags "(WITH" in ${JSON.stringify(sql)}: ${flag}`, () => {
+      const scan = scanSql(sql, dialect);
+      assert.equal(scan.ok && scan.parenthesizedWith, flag);
+    });
+  }
+
   const literals: [string, string, "doubled" | "escapes" | "literal", string][] = [
     ["undoes doubled backslashes", "a\\\\b", "doubled", "a\\b"],
     ["reads MySQL escapes", "it\\'s", "escapes", "it's"],

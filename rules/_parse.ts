@@ -95,7 +95,11 @@ export async function parseSqlModel(sql: string, dialect: Dialect | string): Pro
   );
   try {
     const statements = list.map((s) =>
-      buildStatement(s, { dialect: d, backslashes: scan.backslashes })
+      buildStatement(s, {
+        dialect: d,
+        backslashes: scan.backslashes,
+        parenthesizedWith: scan.parenthesizedWith,
+      })
     );
     return { dialect: d, statements };
   } catch (e) {

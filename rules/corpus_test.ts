@@ -856,6 +856,34 @@ const corpus: [string, D, string, V, V][] = [
     "FAIL",
     "PASS",
   ],
+  [
+    "a WITH inside a parenthesized branch covers only that branch (postgres)",
+    "postgres",
+    "(WITH orders AS (SELECT 1 AS x) SELECT * FROM orders) UNION ALL SELECT * FROM orders",
+    "PASS",
+    "FAIL",
+  ],
+  [
+    "a WITH inside a parenthesized middle branch (mysql)",
+    "mysql",
+    "SELECT 1 UNION (WITH orders AS (SELECT 1) SELECT * FROM orders) UNION SELECT * FROM orders",
+    "PASS",
+    "FAIL",
+  ],
+  [
+    "a comment between ( and WITH",
+    "postgres",
+    "(/* x */ WITH orders AS (SELECT 1 AS x) SELECT * FROM orders) UNION ALL SELECT * FROM orders",
+    "PASS",
+    "FAIL",
+  ],
+  [
+    "a WITH over every branch of a UNION",
+    "postgres",
+    "WITH mine AS (SELECT * FROM orders WHERE store_id = 's1') SELECT id FROM mine UNION SELECT id FROM mine",
+    "PASS",
+    "PASS",
+  ],
   ["SQL the parser cannot read", "sqlite", "SELEC * FROM orders", "FAIL", "FAIL"],
   // Bypasses found in review, each fixed.
   [

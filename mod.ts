@@ -25,13 +25,8 @@ export {
 export { VERSION } from "./lib/version.ts";
 
 // SQLite engine (lib/sqlite)
-export {
-  Database,
-  openDatabase,
-  openMemoryDatabase,
-  type SqliteParams,
-  Statement,
-} from "./lib/sqlite/database.ts";
+export { Database, openDatabase, openMemoryDatabase } from "./lib/sqlite/database.ts";
+export { type SqliteParams, Statement } from "./lib/sqlite/statement.ts";
 export { type Executor, type SqliteExecutor, sqliteExecutor } from "./lib/sqlite/executor.ts";
 export { type DatabaseInfo, databaseInfo, type TableInfo } from "./lib/sqlite/info.ts";
 export { compareValues, sameValue, type SqliteRow, type SqliteValue } from "./lib/sqlite/value.ts";

@@ -28,7 +28,8 @@
  * @module
  */
 import { collectGarbage } from "../sqlite/_collect_garbage.ts";
-import type { Database, Statement } from "../sqlite/database.ts";
+import type { Database } from "../sqlite/database.ts";
+import type { Statement } from "../sqlite/statement.ts";
 import type { SqliteRow } from "../sqlite/value.ts";
 import { sameValue } from "../sqlite/value.ts";
 import { KeptRows } from "./_kept_rows.ts";

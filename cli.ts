@@ -27,8 +27,13 @@ function collect(value: string, previous: string[] | undefined): string[] {
 const program = new Command("dbagenteval")
   .description("Diff SQLite databases and test text-to-SQL agents.")
   .version(VERSION, "-V, --version", "print the version")
-  .showHelpAfterError("(run with --help for usage)")
   .showSuggestionAfterError(true)
+  // Usage errors on one line, like every other error: commander puts its
+  // "Did you mean" suggestion on a line of its own.
+  .configureOutput({
+    outputError: (text, write) =>
+      write(`${text.trim().replace(/\s*\n\s*/g, " ")} (run dbagenteval --help for usage)\n`),
+  })
   .exitOverride();
 
 const db = program.command("db").description("inspect and diff SQLite databases");

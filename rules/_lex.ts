@@ -57,6 +57,12 @@ interface Lexicon {
   readonly mysql: boolean;
   /** `E'...'` strings and `$tag$...$tag$` quoting (PostgreSQL). */
   readonly postgres: boolean;
+  /**
+   * Whether a backslash inside a string is an escape is not known for this
+   * dialect (BigQuery, Hive, Snowflake and others use escapes; the parser
+   * may not), so a string with one is refused rather than guessed.
+   */
+  readonly backslashUnknown: boolean;
 }
 
 const MYSQL: Lexicon = {
@@ -64,24 +70,29 @@ const MYSQL: Lexicon = {
   doubleQuoteIsString: true,
   mysql: true,
   postgres: false,
+  backslashUnknown: false,
 };
 const POSTGRES: Lexicon = {
   backslashEscapes: false,
   doubleQuoteIsString: false,
   mysql: false,
   postgres: true,
+  backslashUnknown: false,
 };
-const STANDARD: Lexicon = {
+const SQLITE: Lexicon = {
   backslashEscapes: false,
   doubleQuoteIsString: false,
   mysql: false,
   postgres: false,
+  backslashUnknown: false,
 };
+const OTHER: Lexicon = { ...SQLITE, backslashUnknown: true };
 
 function lexiconOf(dialect: string): Lexicon {
   if (dialect === "mysql" || dialect === "mariadb") return MYSQL;
   if (dialect === "postgres" || dialect === "redshift") return POSTGRES;
-  return STANDARD;
+  if (dialect === "sqlite") return SQLITE;
+  return OTHER;
 }
 
 /**
@@ -146,6 +157,13 @@ export function scanSql(sql: string, dialect: string): Scan {
           !/[\w$]/.test(sql[i - 2] ?? ""));
       const end = stringEnd(sql, i, c, escaped);
       const body = sql.slice(i, end);
+      if (lex.backslashUnknown && body.includes("\\")) {
+        return {
+          ok: false,
+          problem:
+            `a backslash inside a string: ${dialect} may read it as an escape and the parser may not`,
+        };
+      }
       if (!escaped && body.includes("\\")) {
         out += body.replaceAll("\\", "\\\\");
         doubled = true;

@@ -16,6 +16,13 @@ describe("scanSql", () => {
       /backslash inside a "quoted name"/,
     ],
     ["rejects a backslash in a postgres quoted name", "postgres", 'SELECT "a\\b"', /backslash/],
+    [
+      "rejects a backslash in a BigQuery string, which may escape the quote",
+      "bigquery",
+      "SELECT * FROM t WHERE store_id = 's1' AND a = 'x\\' OR 1=1 --'",
+      /backslash inside a string: bigquery/,
+    ],
+    ["rejects a backslash in a Snowflake string", "snowflake", "SELECT 'a\\b'", /backslash/],
   ];
   for (const [name, dialect, sql, problem] of rejected) {
     it(`scanSql() ${name}`, () => {

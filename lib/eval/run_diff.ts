@@ -122,9 +122,12 @@ export class RunDiff {
  * @example
  * ```ts
  * import { diffRuns } from "./run_diff.ts";
- * import { readRunFile } from "./run_file.ts";
- * const diff = diffRuns(await readRunFile("before.json"), await readRunFile("after.json"));
- * console.log(diff.markdown());
+ * import { runSuite } from "./suite.ts";
+ * import { defineCase } from "./cases.ts";
+ * const cases = [defineCase({ id: "two", question: "1 + 1?", expect: { rows: [{ n: 2 }] } })];
+ * const before = await runSuite(cases, () => ({ rows: [{ n: 3 }] }));
+ * const after = await runSuite(cases, () => ({ rows: [{ n: 2 }] }));
+ * console.log(diffRuns(before, after).markdown()); // ... **0 regressions, 1 fixes, 0 added, 0 removed** ...
  * ```
  */
 export function diffRuns(before: RunFile | SuiteResult, after: RunFile | SuiteResult): RunDiff {

@@ -180,8 +180,12 @@ function bad(file: string, why: string): UsageError {
  * @throws {UsageError} when the text is not a run file this version can read
  * @example
  * ```ts
- * import { parseRunFile } from "./run_file.ts";
- * parseRunFile("{}", "before.json"); // throws: before.json: not a dbagenteval run file (...)
+ * import { parseRunFile, toRunFile } from "./run_file.ts";
+ * import { runSuite } from "./suite.ts";
+ * import { defineCase } from "./cases.ts";
+ * const result = await runSuite([defineCase({ question: "Q" })], () => "an answer");
+ * parseRunFile(JSON.stringify(toRunFile(result)), "run.json").totals.total; // 1
+ * // parseRunFile("{}", "before.json") throws: before.json: not a dbagenteval run file (...)
  * ```
  */
 export function parseRunFile(text: string, fileName: string): RunFile {
@@ -222,9 +226,16 @@ export function parseRunFile(text: string, fileName: string): RunFile {
  * @throws {UsageError} when it cannot be read or is not a run file
  * @example
  * ```ts
- * import { readRunFile } from "./run_file.ts";
- * const before = await readRunFile("before.json");
- * before.totals.passed;
+ * import * as fs from "node:fs";
+ * import * as os from "node:os";
+ * import * as path from "node:path";
+ * import { readRunFile, toRunFile } from "./run_file.ts";
+ * import { runSuite } from "./suite.ts";
+ * import { defineCase } from "./cases.ts";
+ * const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "run-")), "before.json");
+ * const result = await runSuite([defineCase({ question: "Q" })], () => "an answer");
+ * fs.writeFileSync(file, JSON.stringify(toRunFile(result), null, 2));
+ * (await readRunFile(file)).totals.total; // 1
  * ```
  */
 export async function readRunFile(path: string): Promise<RunFile> {

@@ -5,8 +5,11 @@
  * writes the SQL; the SQL runs read-only on the example database.
  *
  * Some of its answers are wrong, in the ways dbagenteval finds:
- * - wrong rows: an `AND ... OR ...` without brackets (canada-or-usa);
- * - a number in the answer that is not in the rows (average-track-minutes);
+ * - wrong rows: an `AND ... OR ...` without brackets (canada-or-usa; with
+ *   --rules, tenant_filter finds it first, at generate: the `OR` branch has
+ *   no SupportRepId filter);
+ * - a number in the answer that is not in the rows (average-track-minutes,
+ *   with --rules);
  * - an error while running the SQL (most-expensive-track);
  * - unsafe SQL: it reads the staff table, with birth dates and home
  *   addresses (customers-in-my-country, with --rules);

@@ -3,6 +3,7 @@ import assert from "node:assert/strict";
 import { DatabaseSync } from "node:sqlite";
 import { makeDb, snapshotDir, tempDir } from "../../tests/fixtures.ts";
 import { ReadOnly } from "../../rules/mod.ts";
+import { diffSqliteDatabases } from "../diff/diff_sqlite.ts";
 import { diffToJson } from "../diff/json.ts";
 import type { AgentContext } from "./agent.ts";
 import { agentDbSetup, copyAgentDb } from "./agent_db.ts";
@@ -12,6 +13,7 @@ import { dbDiffChange } from "./checks/db_diff_change.ts";
 import { runCase } from "./evaluate.ts";
 import { runSuite } from "./suite.ts";
 import type { TestCase } from "./case.ts";
+import type { DatabaseDiff } from "../diff/types.ts";
 
 const dir = tempDir();
 after(() => dir.cleanup());
@@ -189,6 +191,83 @@ describe("dbDiffChange()", () => {
       "PASS",
       "FAIL",
     ]);
+  });
+
+  describe("with a saved reference diff of a database named otherwise", () => {
+    // Saved from other files, the reference names its database "ref_after.db";
+    // paired by name, it shared nothing with the agent's "ref.db", so alice's
+    // promotion counted as the agent's own change.
+    const saved = diffSqliteDatabases(source, makeDb(dir.file("ref_after.db"), USERS + PROMOTE));
+    const cases: [string, string, Record<string, unknown>, string][] = [
+      ["ignores a change the reference also made", PROMOTE, becameAdmin, "FAIL"],
+      ["passes $not for an agent doing just what the reference did", PROMOTE, { $not: {} }, "PASS"],
+      [
+        "catches a change only the agent made",
+        `${PROMOTE}; UPDATE users SET role = 'admin' WHERE id = 2`,
+        bobBecameAdmin,
+        "PASS",
+      ],
+    ];
+    for (const [name, sql, selector, status] of cases) {
+      it(name, async () => {
+        const card = await runCase(c, sqlAgent(sql), {
+          agentDb: source,
+          rules: [dbDiffChange(selector, { reference: await saved })],
+        });
+        const r = card.checks.find((x) => x.name === "db_diff_change");
+        assert.equal(r?.status, status, r?.detail);
+      });
+    }
+  });
+
+  it("takes a saved diff read back from JSON, BLOBs and bigints included", async () => {
+    const saved = JSON.parse(diffToJson(
+      await diffSqliteDatabases(
+        source,
+        makeDb(dir.file("ref_json.db"), USERS + "UPDATE users SET quota = quota + 1 WHERE id = 1;"),
+      ),
+    ));
+    const bump = sqlAgent("UPDATE users SET quota = quota + 1 WHERE id = 1");
+    const card = await runCase(c, bump, {
+      agentDb: source,
+      rules: [dbDiffChange({ $not: {} }, { reference: saved })],
+    });
+    const r = card.checks.find((x) => x.name === "db_diff_change");
+    assert.equal(r?.status, "PASS", r?.detail);
+  });
+
+  const badReferences: [string, unknown][] = [
+    ["a path", "ref.json"],
+    ["an object that is not a diff", {}],
+  ];
+  for (const [name, reference] of badReferences) {
+    it(`refuses ${name} as the reference, at once and saying what it takes`, () => {
+      assert.throws(
+        () => dbDiffChange({}, { reference: reference as DatabaseDiff }),
+        (e: unknown) =>
+          e instanceof TypeError &&
+          /^dbDiffChange\(\): the reference must be an agent function or a diff .*; the diff document is not/
+            .test(e.message),
+      );
+    });
+  }
+
+  it("is an ERROR naming the databases when a several-database reference lacks the agent's", async () => {
+    const one = await diffSqliteDatabases(source, source);
+    const saved = {
+      ...one,
+      databases: [{ ...one.databases[0]!, name: "a.db" }, { ...one.databases[0]!, name: "b.db" }],
+    };
+    const card = await runCase(c, agent, {
+      agentDb: source,
+      rules: [dbDiffChange({}, { reference: saved })],
+    });
+    const r = card.checks.find((x) => x.name === "db_diff_change");
+    assert.equal(r?.status, "ERROR");
+    assert.equal(
+      r?.detail,
+      'the reference diff has no database named "ref.db" (it has "a.db", "b.db"); save the reference diff of that database',
+    );
   });
 
   it("is an ERROR, not a silent pass, without --agent-db", async () => {

@@ -6,6 +6,7 @@
  * @module
  */
 import { diffDatabaseDiffs } from "../../diff/diff_of_diffs.ts";
+import { diffFromJson, diffToJson } from "../../diff/json.ts";
 import type { DatabaseDiff } from "../../diff/types.ts";
 import { explainMatch, parseSelector } from "../../../selector/mod.ts";
 import type { Selector } from "../../../selector/types.ts";
@@ -20,7 +21,8 @@ import { dbStage, missingDiff, oneLine } from "./_db_expect.ts";
 export interface DbDiffChangeOptions {
   /**
    * A reference agent, run on its own fresh copy of the --agent-db file for
-   * the same question, or a saved reference diff.
+   * the same question, or a saved reference diff: a DatabaseDiff, or the
+   * parsed JSON of one (a run file's `db_diff`, a `--json` diff document).
    */
   readonly reference: Agent | DatabaseDiff;
 }
@@ -47,11 +49,14 @@ export class DbDiffChange extends Check {
    * @param selector what to look for among the changes only the agent made
    * @param options the reference agent or diff
    * @throws {SelectorError} when the selector has a mistake
+   * @throws {TypeError} when the reference is neither a function nor a diff document
    */
   constructor(selector: unknown, options: DbDiffChangeOptions) {
     super();
     this.#selector = parseSelector(selector);
-    this.#reference = options.reference;
+    this.#reference = typeof options.reference === "function"
+      ? options.reference
+      : savedDiff(options.reference);
   }
 
   /**
@@ -84,7 +89,9 @@ export class DbDiffChange extends Check {
         copy.dispose();
       }
     } else {
-      reference = this.#reference;
+      const aligned = alignNames(this.#reference, context.dbDiff);
+      if (typeof aligned === "string") return this.result(stage, ERROR, aligned);
+      reference = aligned;
     }
     const { afterOnly } = diffDatabaseDiffs(reference, context.dbDiff);
     const { matched, text } = explainMatch(afterOnly, this.#selector);
@@ -94,6 +101,50 @@ export class DbDiffChange extends Check {
       `changes only the agent made: ${oneLine(text)}`,
     );
   }
+}
+
+/**
+ * A saved reference diff in the in-memory form diffDatabaseDiffs compares:
+ * the parsed JSON of a saved diff holds `{"$bigint": ...}` and
+ * `{"$blob": ...}` where the engine has bigints and bytes, and those rows
+ * would never pair with the agent's. Round-tripping through the JSON form
+ * accepts both and checks the shape once, here, instead of crashing in every
+ * case's run.
+ */
+function savedDiff(reference: unknown): DatabaseDiff {
+  try {
+    return diffFromJson(diffToJson(reference as DatabaseDiff));
+  } catch (e) {
+    const why = e instanceof Error ? e.message : String(e);
+    throw new TypeError(
+      `dbDiffChange(): the reference must be an agent function or a diff (from diffSqliteDatabases, or diffFromJson of a saved one); ${
+        why.charAt(0).toLowerCase() + why.slice(1)
+      }`,
+      { cause: e },
+    );
+  }
+}
+
+/**
+ * diffDatabaseDiffs pairs databases by name, and the agent's diff names its
+ * database after the --agent-db file. A reference diff saved from other
+ * files (`db diff users.db ref_after.db` names it "ref_after.db") would then
+ * share nothing with it, and every change the reference made would count as
+ * the agent's own. A reference holding one database is therefore the agent's
+ * database whatever its name; with several, one must carry the agent's name.
+ *
+ * @returns the reference to compare, or why it cannot be compared
+ */
+function alignNames(reference: DatabaseDiff, agent: DatabaseDiff): DatabaseDiff | string {
+  const [ref] = reference.databases;
+  const [own] = agent.databases;
+  if (ref === undefined || own === undefined || agent.databases.length !== 1) return reference;
+  if (reference.databases.some((d) => d.name === own.name)) return reference;
+  if (reference.databases.length === 1) {
+    return { ...reference, databases: [{ ...ref, name: own.name }] };
+  }
+  const names = reference.databases.map((d) => JSON.stringify(d.name)).join(", ");
+  return `the reference diff has no database named "${own.name}" (it has ${names}); save the reference diff of that database`;
 }
 
 /**

@@ -68,14 +68,20 @@ export function parseVerdict(reply: unknown): Verdict {
   const first = lines[0];
   if (first === undefined) return { kind: "unreadable", firstLine: "(empty reply)" };
 
+  const unreadable: UnreadableVerdict = {
+    kind: "unreadable",
+    firstLine: cut(reply.trim().split(/\r?\n/)[0] ?? ""),
+  };
   const head = verdictAtStart(first);
   if (head !== undefined) {
+    if (saysBoth(lines, head)) return unreadable;
     const reason = head.rest !== "" ? head.rest : reasonLine(lines[1]);
     return { kind: "verdict", status: head.status, reason: cut(reason) };
   }
   const last = lines[lines.length - 1]!;
   const tail = verdictAtStart(last);
   if (lines.length > 1 && tail !== undefined && tail.rest === "") {
+    if (saysBoth(lines, tail)) return unreadable;
     return {
       kind: "verdict",
       status: tail.status,
@@ -86,7 +92,23 @@ export function parseVerdict(reply: unknown): Verdict {
     ? fromJson(body.slice(body.indexOf("{"), body.lastIndexOf("}") + 1))
     : undefined;
   if (embedded !== undefined) return embedded;
-  return { kind: "unreadable", firstLine: cut(reply.trim().split(/\r?\n/)[0] ?? "") };
+  return unreadable;
+}
+
+/**
+ * Whether the reply gives both verdicts, so neither can be trusted: the
+ * verdict line goes on with the other one (`PASS or FAIL`, `PASS/FAIL`, a
+ * model echoing the asked form), or another line is only the other verdict
+ * (`PASS\nFAIL`).
+ */
+function saysBoth(lines: readonly string[], found: { status: string; rest: string }): boolean {
+  const other = found.status === "PASS" ? "FAIL" : "PASS";
+  const next = /^(?:(?:or|and|vs)\b\.?|[/|])?\s*(pass|fail)(?:ed)?(?![a-z0-9])/i.exec(found.rest);
+  if (next?.[1]?.toUpperCase() === other) return true;
+  return lines.some((line) => {
+    const verdict = verdictAtStart(line);
+    return verdict?.status === other && verdict.rest === "";
+  });
 }
 
 /** PASS or FAIL at the start of a line, after markdown and a label, and what follows. */

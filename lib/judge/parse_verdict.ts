@@ -33,16 +33,25 @@ const REASON_KEYS = ["reason", "explanation", "why", "rationale", "justification
 
 const objectSchema = v.record(v.string(), v.unknown());
 
+/** A label before a verdict: `Verdict:`, `Final verdict =`, `Result -`. */
+const LABEL = /^(final\s+)?(verdict|answer|result|decision|judg(e)?ment)\s*[:=-]\s*/i;
+/** A label or heading with nothing after it. */
+const LABEL_ALONE = /^(final\s+)?(verdict|answer|result|decision|judg(e)?ment)\s*[:=-]?$/i;
+/** Emoji, quotes and brackets before a verdict: `✅ PASS`, `"FAIL"`, `[PASS]`. */
+const DECORATION = /^(?:[\p{Extended_Pictographic}\uFE0F\u200D]+\s*|["'\u201C\u2018(\[]\s*)+/u;
+
 /**
  * Reads a judge's reply.
  *
  * Accepted, in this order: a JSON object (also inside a code fence) with a
- * `verdict` (or `result`, `status`, `decision`) of "pass"/"fail" and an
- * optional `reason`; a first line that starts with PASS or FAIL (any case,
- * markdown such as `**PASS**` or `# FAIL`, a label such as `Verdict:`, or
- * PASSED/FAILED), the reason being the rest of that line or the next line; a
- * last line that is only a verdict (`Verdict: FAIL`), for models that reason
- * first. Anything else is unreadable.
+ * `verdict` (or `result`, `status`, `decision`) of "pass"/"fail" or a
+ * boolean, and an optional `reason`; a first line that starts with PASS or
+ * FAIL (any case, markdown such as `**PASS**` or `# FAIL`, an emoji, quotes,
+ * a label such as `Verdict:`, or PASSED/FAILED), the reason being the rest of
+ * that line or the next line; a last line that is only a verdict
+ * (`Verdict: FAIL`) or ends with one after a sentence (`It matches. PASS`),
+ * for models that reason first. A reply that gives both verdicts, and
+ * anything else, is unreadable.
  *
  * @param reply what the judge returned (normally a string)
  * @returns the verdict and reason, or the reply's first line when unreadable
@@ -62,6 +71,8 @@ export function parseVerdict(reply: unknown): Verdict {
   // Fence lines go; what they enclose stays.
   const lines = text.split(/\r?\n/).map((l) => l.trim())
     .filter((l) => l !== "" && !/^(```|~~~)[\w-]*$/.test(l));
+  // A heading or label alone on the first line ("## Verdict", "**Verdict:**").
+  if (lines.length > 1 && LABEL_ALONE.test(stripMarkdown(lines[0]!))) lines.shift();
   const body = lines.join("\n");
   const json = body.startsWith("{") ? fromJson(body) : undefined;
   if (json !== undefined) return json;
@@ -88,6 +99,12 @@ export function parseVerdict(reply: unknown): Verdict {
       reason: cut(reasonLine(lines[lines.length - 2])),
     };
   }
+  const end = verdictAtEnd(last);
+  if (end !== undefined) {
+    if (saysBoth(lines, { status: end.status, rest: "" })) return unreadable;
+    const reason = end.before !== "" ? end.before : reasonLine(lines[lines.length - 2]);
+    return { kind: "verdict", status: end.status, reason: cut(reason) };
+  }
   const embedded = body.includes("{")
     ? fromJson(body.slice(body.indexOf("{"), body.lastIndexOf("}") + 1))
     : undefined;
@@ -104,7 +121,7 @@ export function parseVerdict(reply: unknown): Verdict {
 function saysBoth(lines: readonly string[], found: { status: string; rest: string }): boolean {
   const other = found.status === "PASS" ? "FAIL" : "PASS";
   const next = /^(?:(?:or|and|vs)\b\.?|[/|])?\s*(pass|fail)(?:ed)?(?![a-z0-9])/i.exec(found.rest);
-  if (next?.[1]?.toUpperCase() === other) return true;
+  if (next?.[1]?.toUpperCase() === other || verdictAtEnd(found.rest)?.status === other) return true;
   return lines.some((line) => {
     const verdict = verdictAtStart(line);
     return verdict?.status === other && verdict.rest === "";
@@ -113,13 +130,28 @@ function saysBoth(lines: readonly string[], found: { status: string; rest: strin
 
 /** PASS or FAIL at the start of a line, after markdown and a label, and what follows. */
 function verdictAtStart(line: string): { status: "PASS" | "FAIL"; rest: string } | undefined {
-  const plain = stripMarkdown(line)
-    .replace(/^(final\s+)?(verdict|answer|result|decision|judg(e)?ment)\s*[:=-]\s*/i, "");
+  const plain = stripMarkdown(line).replace(DECORATION, "").replace(LABEL, "")
+    .replace(DECORATION, "");
   const match = /^(pass|fail)(?:ed)?(?![a-z0-9])(.*)$/i.exec(plain);
   if (match === null) return undefined;
   const status = match[1]!.toUpperCase() === "PASS" ? "PASS" : "FAIL";
-  const rest = stripMarkdown(match[2]!.replace(/^[\s.:;,!)\]\-\u2013\u2014]+/, ""));
+  const rest = stripMarkdown(match[2]!.replace(/^[\s.:;,!)\]"'\u201D\u2019\-\u2013\u2014]+/, ""));
   return { status, rest };
+}
+
+/**
+ * A verdict that ends a line after a sentence, for models that reason
+ * first: `The total matches. PASS`, `Verdict: FAIL.`. The verdict must follow
+ * a sentence end, a colon or a dash, so `it does not PASS` is not one.
+ */
+function verdictAtEnd(line: string): { status: "PASS" | "FAIL"; before: string } | undefined {
+  const match = /^(.*?)(?:([.!?])|[:\u2013\u2014-])\s*(pass|fail)(?:ed)?[.!]?$/i
+    .exec(stripMarkdown(line));
+  if (match === null) return undefined;
+  const status = match[3]!.toUpperCase() === "PASS" ? "PASS" : "FAIL";
+  // A whole sentence is a reason; "The verdict is:" is not.
+  const before = match[2] !== undefined ? `${match[1]!.trim()}${match[2]}` : "";
+  return { status, before };
 }
 
 /** A reason line without its label. */
@@ -151,6 +183,7 @@ function fromObject(value: unknown): ReadVerdict | undefined {
   for (const key of VERDICT_KEYS) {
     const raw = fields.get(key);
     if (typeof raw === "string") status = verdictAtStart(raw)?.status;
+    if (typeof raw === "boolean") status = raw ? "PASS" : "FAIL";
     if (status !== undefined) break;
   }
   const passed = fields.get("pass") ?? fields.get("passed");

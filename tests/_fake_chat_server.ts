@@ -17,6 +17,11 @@ export interface Scripted {
   readonly headers?: Record<string, string>;
   /** Answer only after this long (the test's teardown cuts it short). */
   readonly delayMs?: number;
+  /**
+   * Hang up instead of answering: `"before"` closes the connection before any
+   * response, `"during"` after the headers and part of the body.
+   */
+  readonly hangUp?: "before" | "during";
 }
 
 /** A request the server saw. */
@@ -55,6 +60,7 @@ export async function fakeServer(script: Scripted[]): Promise<FakeServer> {
       const send = () => {
         pending.delete(res);
         if (res.writableEnded || res.destroyed) return;
+        if (step.hangUp === "before") return void res.socket?.destroy();
         const body = step.body ?? JSON.stringify({
           id: "chatcmpl-1",
           object: "chat.completion",
@@ -63,9 +69,12 @@ export async function fakeServer(script: Scripted[]): Promise<FakeServer> {
         res.writeHead(step.status ?? 200, {
           "content-type": "application/json",
           connection: "close",
+          ...(step.hangUp === "during" ? { "content-length": String(body.length + 100) } : {}),
           ...step.headers,
         });
-        res.end(body);
+        if (step.hangUp !== "during") return void res.end(body);
+        res.write(body.slice(0, 10));
+        setTimeout(() => res.socket?.destroy(), 10);
       };
       if (step.delayMs === undefined) return send();
       pending.add(res);

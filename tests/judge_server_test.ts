@@ -287,6 +287,43 @@ describe("openAiJudge() against a chat-completions server", () => {
   });
 });
 
+describe("openAiJudge() when the connection fails", () => {
+  it("names the reason a refused connection failed, not only 'fetch failed'", async () => {
+    const server = await serve([{ reply: "PASS" }]);
+    await server.close();
+    const error = await rejection(judgeFor(server, { retries: 0 })("p"));
+    assert.match(error.message, /could not reach it: .*refused/i);
+  });
+
+  const broken: [string, Scripted, RegExp][] = [
+    [
+      "a server that hangs up before answering",
+      { hangUp: "before" },
+      /could not reach it: .*(closed|reset)/i,
+    ],
+    [
+      "a server that hangs up in the middle of its reply",
+      { hangUp: "during" },
+      /the connection broke during the reply: \S/,
+    ],
+  ];
+  for (const [name, step, message] of broken) {
+    it(`retries ${name}, then says so`, async () => {
+      const server = await serve([step]);
+      const error = await rejection(judgeFor(server, { retries: 1 })("p"));
+      assert.match(error.message, message);
+      assert.match(error.message, /after 2 attempts/);
+      assert.equal(server.requests.length, 2);
+    });
+
+    it(`answers after ${name} once`, async () => {
+      const server = await serve([step, { reply: "FAIL\nno" }]);
+      assert.equal(await judgeFor(server)("p"), "FAIL\nno");
+      assert.equal(server.requests.length, 2);
+    });
+  }
+});
+
 describe("openAiJudge() options", () => {
   const urls: [string, string, string][] = [
     [

@@ -223,10 +223,15 @@ async function post(request: Request, body: string): Promise<string | Retryable>
         body,
         signal: controller.signal,
       });
+    } catch (error) {
+      if (controller.signal.aborted) throw timedOut();
+      return { why: `could not reach it: ${fetchFailure(error)}` };
+    }
+    try {
       text = await response.text();
     } catch (error) {
       if (controller.signal.aborted) throw timedOut();
-      return { why: `could not reach it: ${error instanceof Error ? error.message : error}` };
+      return { why: `the connection broke during the reply: ${fetchFailure(error)}` };
     }
     if (response.ok) return replyText(text, request);
     const status = `${response.status}${response.statusText ? ` ${response.statusText}` : ""}`;
@@ -243,6 +248,19 @@ async function post(request: Request, body: string): Promise<string | Retryable>
   } finally {
     clearTimeout(timer);
   }
+}
+
+/**
+ * Why a fetch failed, one line. Deno and Node say only "fetch failed" and
+ * keep the reason ("Connection refused") in the error's cause.
+ */
+function fetchFailure(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  const cause = error.cause instanceof Error ? error.cause.message : "";
+  const text = cause === "" || error.message.includes(cause)
+    ? error.message
+    : `${error.message}: ${cause}`;
+  return text.trim().split(/\r?\n/)[0] ?? "";
 }
 
 /** The message of a 4xx that is not worth retrying. */

@@ -259,6 +259,11 @@ describe("openAiJudge() against a chat-completions server", () => {
     ["a body that is not JSON", { body: "<html>hello</html>" }, /not JSON: "<html>hello<\/html>"/],
     ["JSON without choices", { body: '{"ok":true}' }, /without choices\[0\]\.message\.content/],
     [
+      "an error body",
+      { body: '{"error":{"message":"Upstream model overloaded","code":502}}' },
+      /answered with an error: Upstream model overloaded$/,
+    ],
+    [
       "a refusal",
       { body: '{"choices":[{"message":{"content":null,"refusal":"I cannot help"}}]}' },
       /refused: I cannot help/,

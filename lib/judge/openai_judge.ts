@@ -291,6 +291,12 @@ function replyText(text: string, request: Request): string {
     );
   }
   const parsed = v.safeParse(completionSchema, json);
+  if (!parsed.success && v.is(errorBodySchema, json)) {
+    // Some gateways answer 200 with an error body instead of an error status.
+    throw new JudgeError(
+      `Judge endpoint ${request.shown} answered with an error: ${serverMessage(text)}`,
+    );
+  }
   if (!parsed.success) {
     throw new JudgeError(
       `Judge endpoint ${request.shown} answered without choices[0].message.content; ` +

@@ -5,7 +5,16 @@
  * @module
  */
 
-/** Bad command-line usage or option: the CLI prints the message and exits 2. */
+/**
+ * Bad command-line usage or option: the CLI prints the message and exits 2.
+ *
+ * @example
+ * ```ts
+ * import { UsageError } from "./errors.ts";
+ * const error = new UsageError('--tags nope: no case has any of these tags');
+ * error.exitCode; // 2
+ * ```
+ */
 export class UsageError extends Error {
   /** The process exit code the CLI uses for this error. */
   readonly exitCode = 2;
@@ -19,7 +28,20 @@ export class UsageError extends Error {
   }
 }
 
-/** Why a SQLite file could not be opened or read. */
+/**
+ * Why a SQLite file could not be opened or read.
+ *
+ * @example
+ * ```ts
+ * import { openDatabase, SqliteOpenError, type SqliteOpenReason } from "../mod.ts";
+ * let reason: SqliteOpenReason | undefined;
+ * try {
+ *   await openDatabase("no-such.db");
+ * } catch (error) {
+ *   if (error instanceof SqliteOpenError) reason = error.reason; // "missing"
+ * }
+ * ```
+ */
 export type SqliteOpenReason =
   | "missing"
   | "directory"
@@ -33,6 +55,16 @@ export type SqliteOpenReason =
 /**
  * A SQLite file that cannot be opened or read: missing, a directory, not a
  * SQLite file, truncated or corrupt, or mid-transaction.
+ *
+ * @example
+ * ```ts
+ * import { openDatabase, SqliteOpenError } from "../mod.ts";
+ * try {
+ *   await openDatabase("no-such.db");
+ * } catch (error) {
+ *   if (error instanceof SqliteOpenError) console.log(error.reason, error.path); // missing no-such.db
+ * }
+ * ```
  */
 export class SqliteOpenError extends Error {
   /** The path as the user gave it. */
@@ -58,7 +90,21 @@ export class SqliteOpenError extends Error {
   }
 }
 
-/** A SQL statement that SQLite rejected or that failed while running. */
+/**
+ * A SQL statement that SQLite rejected or that failed while running.
+ *
+ * @example
+ * ```ts
+ * import { openMemoryDatabase, SqliteQueryError } from "../mod.ts";
+ * const db = await openMemoryDatabase();
+ * try {
+ *   db.query("SELECT * FROM nowhere");
+ * } catch (error) {
+ *   if (error instanceof SqliteQueryError) console.log(error.message); // no such table: nowhere
+ * }
+ * db.close();
+ * ```
+ */
 export class SqliteQueryError extends Error {
   /** The SQL text. */
   readonly sql: string;
@@ -77,7 +123,19 @@ export class SqliteQueryError extends Error {
   }
 }
 
-/** A mistake in a selector, located by the JSON path of the bad key. */
+/**
+ * A mistake in a selector, located by the JSON path of the bad key.
+ *
+ * @example
+ * ```ts
+ * import { parseSelector, SelectorError } from "../mod.ts";
+ * try {
+ *   parseSelector({ rows: { chnaged: {} } });
+ * } catch (error) {
+ *   if (error instanceof SelectorError) console.log(error.jsonPath); // rows
+ * }
+ * ```
+ */
 export class SelectorError extends TypeError {
   /** The JSON path of the offending key, e.g. `rows.changed.where[0].role`. */
   readonly jsonPath: string;
@@ -92,7 +150,19 @@ export class SelectorError extends TypeError {
   }
 }
 
-/** A mistake in a cases file, located by file and line. */
+/**
+ * A mistake in a cases file, located by file and line.
+ *
+ * @example
+ * ```ts
+ * import { CasesFileError, parseCases } from "../mod.ts";
+ * try {
+ *   parseCases("- id: a\n  questoin: Hi?\n", "cases.yaml");
+ * } catch (error) {
+ *   if (error instanceof CasesFileError) console.log(error.file, error.line); // cases.yaml 2
+ * }
+ * ```
+ */
 export class CasesFileError extends SyntaxError {
   /** The file's path as given. */
   readonly file: string;
@@ -124,6 +194,13 @@ export class CasesFileError extends SyntaxError {
  * A judge that could not give a verdict: its endpoint refused the key (401),
  * was not found (404), kept failing after retries, or did not answer in time.
  * A judge check turns it into ERROR for that one check.
+ *
+ * @example
+ * ```ts
+ * import { JudgeError } from "./errors.ts";
+ * const error = new JudgeError("the judge endpoint refused the API key (401)", { status: 401 });
+ * error.status; // 401
+ * ```
  */
 export class JudgeError extends Error {
   /** The HTTP status that caused it, when there was one. */
@@ -139,7 +216,19 @@ export class JudgeError extends Error {
   }
 }
 
-/** What an agent returned cannot be read as a trace (the case becomes an ERROR). */
+/**
+ * What an agent returned cannot be read as a trace (the case becomes an ERROR).
+ *
+ * @example
+ * ```ts
+ * import { toTrace, TraceError } from "../mod.ts";
+ * try {
+ *   toTrace("How many?", { row: [] });
+ * } catch (error) {
+ *   if (error instanceof TraceError) console.log(error.message); // the agent returned unknown key(s) ['row']; ...
+ * }
+ * ```
+ */
 export class TraceError extends TypeError {
   /**
    * @param message what is wrong with the value and what to return instead

@@ -5,7 +5,16 @@
  */
 import { UsageError } from "../lib/errors.ts";
 
-/** The SQL dialects the rules read. `sqlite` is the default. */
+/**
+ * The SQL dialects the rules read. `sqlite` is the default.
+ *
+ * @example
+ * ```ts
+ * import { DIALECTS, ReadOnly } from "../mod.ts";
+ * const rules = DIALECTS.map((dialect) => new ReadOnly({ dialect }));
+ * rules.length; // 14
+ * ```
+ */
 export const DIALECTS = [
   "sqlite",
   "postgres",

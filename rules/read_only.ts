@@ -10,6 +10,15 @@ import type { QueryModel } from "./query_model.ts";
 /**
  * Functions that read files, sleep, change settings or sequences, or reach
  * other servers. Not every dangerous function: extend it for your database.
+ *
+ * @example
+ * ```ts
+ * import { DEFAULT_FORBIDDEN_FUNCTIONS, ReadOnly } from "../mod.ts";
+ * const rule = new ReadOnly({
+ *   dialect: "postgres",
+ *   forbiddenFunctions: [...DEFAULT_FORBIDDEN_FUNCTIONS, "my_audit_write"],
+ * });
+ * ```
  */
 export const DEFAULT_FORBIDDEN_FUNCTIONS: readonly string[] = Object.freeze([
   // PostgreSQL

@@ -18,7 +18,25 @@ export interface SqlRuleOptions {
   readonly dialect?: string;
 }
 
-/** A check on the SQL of the generate stage(s). */
+/**
+ * A check on the SQL of the generate stage(s).
+ *
+ * @example
+ * ```ts
+ * import { type QueryModel, SqlRule, tableRefs, Trace } from "../mod.ts";
+ *
+ * // Fails SQL that reads the audit table.
+ * class NoAudit extends SqlRule {
+ *   readonly name = "no_audit";
+ *   protected problems(model: QueryModel): string[] {
+ *     const tables = model.statements.flatMap((statement) => tableRefs(statement));
+ *     return tables.some((t) => t.name === "audit") ? ["reads audit"] : [];
+ *   }
+ * }
+ * const trace = Trace.simple("Who logged in?", { sql: "SELECT * FROM audit" });
+ * await new NoAudit().run(trace); // { name: "no_audit", stage: "generate", status: "FAIL", ... }
+ * ```
+ */
 export abstract class SqlRule extends Check {
   /** The dialect the SQL is read in. */
   readonly dialect: Dialect;

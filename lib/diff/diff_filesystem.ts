@@ -25,7 +25,15 @@ export interface FilesystemDiffOptions extends DiffOptions {
   readonly dbPatterns?: readonly string[];
 }
 
-/** The default {@link FilesystemDiffOptions.dbPatterns}. */
+/**
+ * The default {@link FilesystemDiffOptions.dbPatterns}.
+ *
+ * @example
+ * ```ts
+ * import { DEFAULT_DB_PATTERNS } from "./diff_filesystem.ts";
+ * DEFAULT_DB_PATTERNS; // ["*.db", "*.sqlite", "*.sqlite3"]
+ * ```
+ */
 export const DEFAULT_DB_PATTERNS: readonly string[] = ["*.db", "*.sqlite", "*.sqlite3"];
 
 /**

@@ -20,7 +20,15 @@ export interface DiffOptions {
   readonly tables?: readonly string[];
 }
 
-/** The default of {@link DiffOptions.maxRows}. */
+/**
+ * The default of {@link DiffOptions.maxRows}.
+ *
+ * @example
+ * ```ts
+ * import { DEFAULT_MAX_ROWS } from "./options.ts";
+ * DEFAULT_MAX_ROWS; // 1000
+ * ```
+ */
 export const DEFAULT_MAX_ROWS = 1000;
 
 /**

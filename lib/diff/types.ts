@@ -14,7 +14,16 @@
  */
 import type { SqliteRow } from "../sqlite/value.ts";
 
-/** The version of this document's shape. */
+/**
+ * The version of this document's shape.
+ *
+ * @example
+ * ```ts
+ * import { DIFF_FORMAT_VERSION, diffFromJson } from "../../mod.ts";
+ * const diff = diffFromJson(JSON.stringify({ version: DIFF_FORMAT_VERSION, settings: { include_schema: true, include_data: true, max_rows: 1000, tables: null }, databases: [] }));
+ * diff.version; // 1
+ * ```
+ */
 export const DIFF_FORMAT_VERSION = 1;
 
 /** How a table (or database object) changed. */

@@ -12,7 +12,15 @@ import { parseSelector } from "../../selector/match.ts";
 import type { Expect, TestCase } from "./case.ts";
 import { nameList } from "./_json.ts";
 
-/** The fields a case may have, in the order the error message lists them. */
+/**
+ * The fields a case may have, in the order the error message lists them.
+ *
+ * @example
+ * ```ts
+ * import { CASE_FIELDS } from "./case_schema.ts";
+ * CASE_FIELDS.includes("reference_sql"); // true
+ * ```
+ */
 export const CASE_FIELDS = [
   "expect",
   "id",

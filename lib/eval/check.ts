@@ -8,13 +8,46 @@ import type { Row, Trace } from "./trace.ts";
 import type { TestCase } from "./case.ts";
 import type { DatabaseDiff } from "../diff/types.ts";
 
-/** A check passed. */
+/**
+ * A check passed.
+ *
+ * @example
+ * ```ts
+ * import { PASS, Scorecard } from "../../mod.ts";
+ * const card = new Scorecard({ question: "Hi?", checks: [{ name: "mine", stage: "answer", status: PASS, detail: "" }] });
+ * card.verdict; // "PASS"
+ * ```
+ */
 export const PASS = "PASS";
-/** A check failed. */
+/**
+ * A check failed.
+ *
+ * @example
+ * ```ts
+ * import { FAIL, verdictOf } from "../../mod.ts";
+ * verdictOf([{ name: "mine", stage: "answer", status: FAIL, detail: "wrong" }]); // "FAIL"
+ * ```
+ */
 export const FAIL = "FAIL";
-/** The check itself could not run. */
+/**
+ * The check itself could not run.
+ *
+ * @example
+ * ```ts
+ * import { ERROR, verdictOf } from "../../mod.ts";
+ * verdictOf([{ name: "mine", stage: "answer", status: ERROR, detail: "could not run" }]); // "ERROR"
+ * ```
+ */
 export const ERROR = "ERROR";
-/** The check had nothing to check. */
+/**
+ * The check had nothing to check.
+ *
+ * @example
+ * ```ts
+ * import { SKIP, verdictOf } from "../../mod.ts";
+ * verdictOf([{ name: "mine", stage: "answer", status: SKIP, detail: "no answer" }]); // "SKIP"
+ * ```
+ */
 export const SKIP = "SKIP";
 
 /** The outcome of one check, and the verdict of a case. */

@@ -32,7 +32,19 @@ function problemsOf(c: RunFileCase): string[] {
   });
 }
 
-/** The difference between two runs, by case id. */
+/**
+ * The difference between two runs, by case id.
+ *
+ * @example
+ * ```ts
+ * import { defineCase, diffRuns, runSuite } from "../../mod.ts";
+ * const cases = [defineCase({ id: "two", question: "1 + 1?", expect: { rows: [{ n: 2 }] } })];
+ * const before = await runSuite(cases, () => ({ rows: [{ n: 2 }] }));
+ * const after = await runSuite(cases, () => ({ rows: [{ n: 3 }] }));
+ * const diff = diffRuns(before, after);
+ * diff.exitCode; // 1: a regression
+ * ```
+ */
 export class RunDiff {
   /** Passed before, not passing now. */
   readonly regressions: readonly RunChange[];

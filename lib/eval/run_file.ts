@@ -13,9 +13,27 @@ import { diffToJson } from "../diff/json.ts";
 import type { Status } from "./check.ts";
 import type { SuiteResult } from "./suite.ts";
 
-/** The `format` value of every run file. */
+/**
+ * The `format` value of every run file.
+ *
+ * @example
+ * ```ts
+ * import { defineCase, RUN_FORMAT, runSuite, toRunFile } from "../../mod.ts";
+ * const result = await runSuite([defineCase({ id: "a", question: "Hi?" })], () => "Hello");
+ * toRunFile(result).format === RUN_FORMAT; // true
+ * ```
+ */
 export const RUN_FORMAT = "dbagenteval-run";
-/** The run file version this library writes, and the newest it reads. */
+/**
+ * The run file version this library writes, and the newest it reads.
+ *
+ * @example
+ * ```ts
+ * import { defineCase, RUN_FORMAT_VERSION, runSuite, toRunFile } from "../../mod.ts";
+ * const result = await runSuite([defineCase({ id: "a", question: "Hi?" })], () => "Hello");
+ * toRunFile(result).version === RUN_FORMAT_VERSION; // true
+ * ```
+ */
 export const RUN_FORMAT_VERSION = 1;
 
 /** One check's finding in a run file. */

@@ -115,7 +115,19 @@ export function suiteSummary(
   return lines.join("\n");
 }
 
-/** The result of {@link runSuite}. */
+/**
+ * The result of {@link runSuite}.
+ *
+ * @example
+ * ```ts
+ * import { defineCase, runSuite } from "../../mod.ts";
+ * const cases = [defineCase({ id: "two", question: "1 + 1?", expect: { rows: [{ n: 2 }] } })];
+ * const result = await runSuite(cases, () => ({ rows: [{ n: 2 }] }));
+ * result.passed; // 1
+ * result.exitCode; // 0
+ * console.log(result.summary()); // PASS  two ...
+ * ```
+ */
 export class SuiteResult implements SuiteTotals {
   /** Every case, in the order of the cases given. */
   readonly cases: readonly CaseResult[];

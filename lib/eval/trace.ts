@@ -5,7 +5,15 @@
  */
 import type { SqliteRow } from "../sqlite/value.ts";
 
-/** The kinds of stage a trace can record, in pipeline order. */
+/**
+ * The kinds of stage a trace can record, in pipeline order.
+ *
+ * @example
+ * ```ts
+ * import { STAGE_KINDS } from "./trace.ts";
+ * STAGE_KINDS.includes("generate"); // true
+ * ```
+ */
 export const STAGE_KINDS = ["route", "plan", "retrieve", "generate", "execute", "answer"] as const;
 
 /** One of {@link STAGE_KINDS}. */

@@ -15,7 +15,16 @@ import { cutText, ROWS_TEXT_DEFAULTS, rowsText, type RowsTextOptions } from "./_
 /** A longer answer is cut, saying how much was left out. */
 const MAX_ANSWER_CHARS = 8000;
 
-/** The reply form every judge prompt asks for; {@link parseVerdict} reads it. */
+/**
+ * The reply form every judge prompt asks for; {@link parseVerdict} reads it.
+ *
+ * @example
+ * ```ts
+ * import { parseVerdict, REPLY_FORM } from "../../mod.ts";
+ * const prompt = `Is 2 + 2 = 4?\n\n${REPLY_FORM}`;
+ * parseVerdict("PASS\nit is"); // { kind: "verdict", status: "PASS", reason: "it is" }
+ * ```
+ */
 export const REPLY_FORM: string = [
   "Reply in exactly this form, with nothing before it:",
   "- first line: PASS or FAIL, and nothing else",

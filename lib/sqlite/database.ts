@@ -17,6 +17,14 @@ const SQLITE_READONLY_ROLLBACK = 8 | (3 << 8);
 /**
  * An open SQLite connection: a file opened read-only through the read-only
  * VFS, or a private in-memory database.
+ *
+ * @example
+ * ```ts
+ * import { openDatabase } from "./database.ts";
+ * const db = await openDatabase("examples/chinook/Chinook_Sqlite.sqlite");
+ * db.query("SELECT Name FROM Genre WHERE GenreId = ?", [1]); // [{ Name: "Rock" }]
+ * db.close();
+ * ```
  */
 export class Database {
   readonly #sqlite: Sqlite;

@@ -35,13 +35,35 @@ function decodeText(heap: Uint8Array, p: number, n: number): string {
   return text;
 }
 
-/** Values bound to `?` placeholders, in order. */
+/**
+ * Values bound to `?` placeholders, in order.
+ *
+ * @example
+ * ```ts
+ * import { openMemoryDatabase, type SqliteParams } from "../../mod.ts";
+ * const params: SqliteParams = [1, "a", null, 2n ** 60n, new Uint8Array([0xff])];
+ * const db = await openMemoryDatabase();
+ * db.query("SELECT ? AS a, ? AS b, ? AS c, ? AS d, ? AS e", params);
+ * db.close();
+ * ```
+ */
 export type SqliteParams = readonly SqliteValue[];
 
 /**
  * A prepared statement. Step it and read the current row, or iterate it.
  * Reads go through the raw `sqlite3_column_*` exports: the oo1 wrapper is
  * about 4x slower in the scan loops of the diff engine.
+ *
+ * @example
+ * ```ts
+ * import { openMemoryDatabase } from "./database.ts";
+ * const db = await openMemoryDatabase();
+ * const statement = db.prepare("SELECT ? * 2 AS twice").bind([21]);
+ * statement.step(); // true
+ * statement.object(); // { twice: 42 }
+ * statement.finalize();
+ * db.close();
+ * ```
  */
 export class Statement {
   readonly #sqlite: Sqlite;

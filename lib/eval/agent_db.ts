@@ -12,6 +12,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { diffSqliteDatabases } from "../diff/diff_sqlite.ts";
 import type { DatabaseDiff } from "../diff/types.ts";
+import { SqliteOpenError } from "../errors.ts";
 import { checkSqliteFile, realPath } from "../sqlite/file_check.ts";
 import type { TestCase } from "./case.ts";
 import type { CaseSession, CaseSetup } from "./evaluate.ts";
@@ -94,9 +95,24 @@ export function agentDbSetup(source: string): CaseSetup {
  * @param source the original database
  * @param copy the agent's copy, after the agent ran
  * @returns the diff
+ * @throws {SqliteOpenError} naming the agent's copy of `source` when the
+ * agent left it unreadable (e.g. overwrote it with something else)
  */
 export async function diffAgentCopy(source: string, copy: string): Promise<DatabaseDiff> {
-  const diff = await diffSqliteDatabases(source, copy);
+  let diff: DatabaseDiff;
+  try {
+    diff = await diffSqliteDatabases(source, copy);
+  } catch (e) {
+    // The agent overwrote or damaged its copy: say so with the file the user
+    // knows, not the temporary path, which is gone by the time this is read.
+    if (!(e instanceof SqliteOpenError) || e.path !== copy) throw e;
+    throw new SqliteOpenError(
+      source,
+      e.reason,
+      e.message.replace(`"${copy}"`, `the agent's copy of "${source}"`),
+      { cause: e },
+    );
+  }
   return {
     ...diff,
     databases: diff.databases.map((d) => ({

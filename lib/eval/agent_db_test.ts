@@ -1,5 +1,6 @@
 import { after, describe, it } from "node:test";
 import assert from "node:assert/strict";
+import * as fs from "node:fs";
 import { DatabaseSync } from "node:sqlite";
 import { makeDb, snapshotDir, tempDir } from "../../tests/fixtures.ts";
 import { ReadOnly } from "../../rules/mod.ts";
@@ -96,6 +97,33 @@ for (const journal of ["delete", "wal-pending"] as const) {
         /users\.db > users: 1 changed row \(id=1: quota 9007199254740993 -> 9007199254740994\)/,
       );
       assert.equal(card.verdict, "FAIL");
+      assert.deepEqual(snapshotDir(sub.path), untouched);
+    });
+
+    it("names the original, not the removed temporary copy, when the agent overwrote its copy", async () => {
+      const overwrite = (_q: string, context: AgentContext) => {
+        fs.writeFileSync(context.dbPath!, "not a database: ".repeat(10));
+        return "done";
+      };
+      const expects: [string, Record<string, unknown>][] = [
+        ["expect.db_unchanged", { db_unchanged: true }],
+        ["expect.db_change", { db_change: becameAdmin }],
+        ["expect.db_no_change", { db_no_change: otherRowChanged }],
+      ];
+      for (const [what, expect] of expects) {
+        const card = await runCase(defineCase({ question: what, expect }), overwrite, {
+          agentDb: source,
+        });
+        assert.equal(card.verdict, "ERROR");
+        assert.equal(
+          card.error,
+          `the case teardown failed: SqliteOpenError: Cannot open the agent's copy of "${source}": file is not a SQLite database (header is "not a database: ")`,
+        );
+        // --agent-db was given: the check must not tell the user to pass it.
+        assert.deepEqual(card.checks.filter((r) => r.name.startsWith("db_")).map((r) => r.detail), [
+          `${what} has no diff: the agent's copy of "${source}" could not be diffed (see the case's error)`,
+        ]);
+      }
       assert.deepEqual(snapshotDir(sub.path), untouched);
     });
 
@@ -274,7 +302,11 @@ describe("dbDiffChange()", () => {
     const card = await runCase(c, () => "ok", { rules: [dbChange(becameAdmin)] });
     const r = card.checks.find((x) => x.name === "db_change");
     assert.equal(r?.status, "ERROR");
-    assert.match(r!.detail, /pass --agent-db/);
+    // Built in code, the selector is not the case's expect.db_change.
+    assert.equal(
+      r!.detail,
+      "db_change needs the agent's database: pass --agent-db FILE (API: agentDb)",
+    );
   });
 });
 

@@ -4,6 +4,7 @@
  *
  * @module
  */
+import type { CheckContext } from "../check.ts";
 import type { TestCase } from "../case.ts";
 import type { Trace } from "../trace.ts";
 import type { DatabaseDiff } from "../../diff/types.ts";
@@ -17,9 +18,18 @@ export function dbStage(trace: Trace): string {
   return trace.lastOf("execute")?.name ?? "execute";
 }
 
-/** Why a database check cannot run without a diff. */
-export function missingDiff(key: string): string {
-  return `expect.${key} needs the agent's database: pass --agent-db FILE (API: agentDb)`;
+/**
+ * Why a database check has no diff to read: no --agent-db, or (with one) the
+ * diff of the agent's copy failed, e.g. the agent overwrote the file; the
+ * case's error says how.
+ *
+ * @param what the expectation or check, e.g. `expect.db_change` or `db_diff_change`
+ * @param context the check's context
+ */
+export function missingDiff(what: string, context: CheckContext): string {
+  return context.agentDb === undefined
+    ? `${what} needs the agent's database: pass --agent-db FILE (API: agentDb)`
+    : `${what} has no diff: the agent's copy of "${context.agentDb}" could not be diffed (see the case's error)`;
 }
 
 /**

@@ -46,7 +46,10 @@ export class DbChange extends Check {
     const selector = this.#selector ?? expectValue(testCase, "db_change");
     if (selector === undefined) return [];
     const stage = dbStage(trace);
-    if (context.dbDiff === undefined) return [this.result(stage, ERROR, missingDiff("db_change"))];
+    if (context.dbDiff === undefined) {
+      const what = this.#selector === undefined ? "expect.db_change" : "db_change";
+      return [this.result(stage, ERROR, missingDiff(what, context))];
+    }
     const { matched, text } = explainMatch(context.dbDiff, selector);
     return [this.result(stage, matched ? PASS : FAIL, oneLine(text))];
   }

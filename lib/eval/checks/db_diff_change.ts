@@ -68,12 +68,12 @@ export class DbDiffChange extends Check {
   async run(trace: Trace, testCase: TestCase, context: CheckContext): Promise<CheckResult> {
     const stage = dbStage(trace);
     if (context.dbDiff === undefined) {
-      return this.result(stage, ERROR, missingDiff("db_diff_change"));
+      return this.result(stage, ERROR, missingDiff("db_diff_change", context));
     }
     let reference: DatabaseDiff;
     if (typeof this.#reference === "function") {
       if (context.agentDb === undefined) {
-        return this.result(stage, ERROR, missingDiff("db_diff_change"));
+        return this.result(stage, ERROR, missingDiff("db_diff_change", context));
       }
       const copy = copyAgentDb(context.agentDb);
       try {

@@ -34,7 +34,7 @@ export class DbNoChange extends Check {
     if (selector === undefined) return [];
     const stage = dbStage(trace);
     if (context.dbDiff === undefined) {
-      return [this.result(stage, ERROR, missingDiff("db_no_change"))];
+      return [this.result(stage, ERROR, missingDiff("expect.db_no_change", context))];
     }
     const { matched, text } = explainMatch(context.dbDiff, selector);
     return [

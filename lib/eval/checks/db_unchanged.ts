@@ -34,7 +34,7 @@ export class DbUnchanged extends Check {
     if (expectValue(testCase, "db_unchanged") !== true) return [];
     const stage = dbStage(trace);
     if (context.dbDiff === undefined) {
-      return [this.result(stage, ERROR, missingDiff("db_unchanged"))];
+      return [this.result(stage, ERROR, missingDiff("expect.db_unchanged", context))];
     }
     // The empty selector matches any change in either plane (docs/selector.md).
     const matched = matchesDiff(context.dbDiff, {});

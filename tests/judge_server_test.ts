@@ -343,6 +343,11 @@ describe("openAiJudge() options", () => {
     ],
     ["a bare host", "http://localhost:8080", "http://localhost:8080/v1/chat/completions"],
     [
+      "a full URL with a trailing slash",
+      "https://api.openai.com/v1/chat/completions/",
+      "https://api.openai.com/v1/chat/completions",
+    ],
+    [
       "an Azure deployment URL",
       "https://x.openai.azure.com/openai/deployments/gpt/chat/completions?api-version=2024-10-21",
       "https://x.openai.azure.com/openai/deployments/gpt/chat/completions?api-version=2024-10-21",

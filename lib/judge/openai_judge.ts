@@ -189,9 +189,11 @@ export function chatCompletionsUrl(url: string): URL {
     throw new UsageError(`Invalid judge URL "${url}": it must start with http:// or https://`);
   }
   const path = parsed.pathname.replace(/\/+$/, "");
-  if (!path.endsWith("/chat/completions")) {
-    parsed.pathname = path === "" ? "/v1/chat/completions" : `${path}/chat/completions`;
-  }
+  parsed.pathname = path.endsWith("/chat/completions")
+    ? path
+    : path === ""
+    ? "/v1/chat/completions"
+    : `${path}/chat/completions`;
   return parsed;
 }
 

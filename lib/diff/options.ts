@@ -5,7 +5,17 @@
  */
 import type { DiffSettings } from "./types.ts";
 
-/** Options of {@link diffSqliteDatabases} and {@link diffFilesystemDatabases}. */
+/**
+ * Options of {@link diffSqliteDatabases} and {@link diffFilesystemDatabases}.
+ *
+ * @example
+ * ```ts
+ * import { diffSqliteDatabases, type DiffOptions } from "../../mod.ts";
+ * const options: DiffOptions = { includeSchema: false, maxRows: 10, tables: ["users"] };
+ * const file = "examples/db_agent/users.db";
+ * (await diffSqliteDatabases(file, file, options)).databases[0]?.status; // "unchanged"
+ * ```
+ */
 export interface DiffOptions {
   /** Report schema changes (columns, indexes, views, triggers). Default true. */
   readonly includeSchema?: boolean;

@@ -10,7 +10,18 @@ import { TraceError } from "../errors.ts";
 import { jsonText, nameList } from "./_json.ts";
 import { type Row, STAGE_KINDS, type StageInput, type StageKind, Trace } from "./trace.ts";
 
-/** What the harness passes to an agent beside the question. */
+/**
+ * What the harness passes to an agent beside the question.
+ *
+ * @example
+ * ```ts
+ * import { type AgentContext, Trace } from "../../mod.ts";
+ * function agent(question: string, context: AgentContext): Trace {
+ *   return Trace.simple(question, { answer: `I would write to ${context.dbPath ?? "nothing"}` });
+ * }
+ * agent("Promote alice", {}).lastOf("answer")?.output; // "I would write to nothing"
+ * ```
+ */
 export interface AgentContext {
   /** With --agent-db: the path of this case's own copy of the database. */
   readonly dbPath?: string;
@@ -20,6 +31,14 @@ export interface AgentContext {
  * An agent: takes a question and returns what it did, as a {@link Trace},
  * an answer string, a plain `{ answer, sql, rows, error }` object or a
  * `{ question, stages }` object, or a Promise of one.
+ *
+ * @example
+ * ```ts
+ * import { type Agent, defineCase, runSuite } from "../../mod.ts";
+ * const agent: Agent = (question) => ({ sql: "SELECT 2 AS n", rows: [{ n: 2 }], answer: "2" });
+ * const cases = [defineCase({ id: "two", question: "1 + 1?", expect: { rows: [{ n: 2 }] } })];
+ * (await runSuite(cases, agent)).passed; // 1
+ * ```
  */
 export type Agent = (question: string, context: AgentContext) => unknown;
 

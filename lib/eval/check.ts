@@ -50,10 +50,28 @@ export const ERROR = "ERROR";
  */
 export const SKIP = "SKIP";
 
-/** The outcome of one check, and the verdict of a case. */
+/**
+ * The outcome of one check, and the verdict of a case.
+ *
+ * @example
+ * ```ts
+ * import { PASS, type Status, verdictOf } from "../../mod.ts";
+ * const verdict: Status = verdictOf([{ name: "mine", stage: "answer", status: PASS, detail: "" }]);
+ * verdict; // "PASS"
+ * ```
+ */
 export type Status = typeof PASS | typeof FAIL | typeof ERROR | typeof SKIP;
 
-/** One check's finding. */
+/**
+ * One check's finding.
+ *
+ * @example
+ * ```ts
+ * import { type CheckResult, FAIL, Scorecard } from "../../mod.ts";
+ * const finding: CheckResult = { name: "polite", stage: "answer", status: FAIL, detail: "no greeting" };
+ * new Scorecard({ question: "Hi?", checks: [finding] }).failedStage; // "answer"
+ * ```
+ */
 export interface CheckResult {
   /** The check's name, e.g. `reference_rows`. */
   readonly name: string;
@@ -64,7 +82,17 @@ export interface CheckResult {
   readonly detail: string;
 }
 
-/** A judge: takes a prompt, returns the model's reply text. */
+/**
+ * A judge: takes a prompt, returns the model's reply text.
+ *
+ * @example
+ * ```ts
+ * import { defineCase, type Judge, runSuite } from "../../mod.ts";
+ * const judge: Judge = (prompt) => "PASS\nthe answer addresses the question";
+ * const cases = [defineCase({ id: "hi", question: "Say hello" })];
+ * (await runSuite(cases, () => "Hello", { judge })).judgeCalls; // 1 (relevant)
+ * ```
+ */
 export type Judge = (prompt: string) => string | Promise<string>;
 
 /** What the harness knows beyond the trace and the case, for checks that need it. */

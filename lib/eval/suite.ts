@@ -17,6 +17,14 @@ import { checkSqliteFile } from "../sqlite/file_check.ts";
  * What {@link runSuite} takes: everything {@link runCase} takes (executor,
  * rules, judge, timeout, setup, agentDb), applied to every case, and how
  * the suite runs them.
+ *
+ * @example
+ * ```ts
+ * import { defineCase, ReadOnly, runSuite, type SuiteOptions } from "../../mod.ts";
+ * const options: SuiteOptions = { rules: [new ReadOnly()], concurrency: 1, tags: ["easy"] };
+ * const cases = [defineCase({ id: "two", question: "1 + 1?", tags: ["easy"] })];
+ * (await runSuite(cases, () => ({ sql: "SELECT 2", answer: "2" }), options)).total; // 1
+ * ```
  */
 export interface SuiteOptions extends RunCaseOptions {
   /** Judge calls in flight at once, across all cases. Default 2. */

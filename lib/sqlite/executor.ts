@@ -7,10 +7,30 @@
 import { type Database, openDatabase } from "./database.ts";
 import type { SqliteRow } from "./value.ts";
 
-/** Runs one SQL statement and returns its rows as objects. */
+/**
+ * Runs one SQL statement and returns its rows as objects.
+ *
+ * @example
+ * ```ts
+ * import { defineCase, type Executor, runSuite } from "../../mod.ts";
+ * const execute: Executor = async (sql) => (sql.includes("COUNT") ? [{ n: 2 }] : []);
+ * const cases = [defineCase({ id: "n", question: "How many?", reference_sql: "SELECT COUNT(*) FROM t" })];
+ * (await runSuite(cases, () => ({ rows: [{ total: 2 }] }), { execute })).passed; // 1
+ * ```
+ */
 export type Executor = (sql: string) => Promise<SqliteRow[]>;
 
-/** An executor over one file, with a way to release the file. */
+/**
+ * An executor over one file, with a way to release the file.
+ *
+ * @example
+ * ```ts
+ * import { type SqliteExecutor, sqliteExecutor } from "../../mod.ts";
+ * const execute: SqliteExecutor = sqliteExecutor("examples/chinook/Chinook_Sqlite.sqlite");
+ * await execute("SELECT COUNT(*) AS n FROM Genre"); // [{ n: 25 }]
+ * execute.close();
+ * ```
+ */
 export interface SqliteExecutor extends Executor {
   /** Closes the connection; a later call reopens it. */
   close(): void;

@@ -22,11 +22,18 @@ export const ROWS_TEXT_DEFAULTS: RowsTextOptions = { maxRows: 50, maxTextChars: 
 const MAX_BLOB_BYTES = 32;
 /** Nesting deeper than this (or a cycle) prints as "...". */
 const MAX_DEPTH = 6;
+/**
+ * An array, or an object inside a row, shows at most this many items (a
+ * driver may return a JSON or array column with thousands); a row's own
+ * columns are all shown.
+ */
+const MAX_ITEMS = 50;
 
 /**
  * One value as JSON text. A bigint prints as its exact digits (a valid JSON
  * number, which `JSON.stringify` refuses), a BLOB as the string `"x'00FF'"`,
- * NaN and infinities as strings, undefined as null.
+ * NaN and infinities as strings, undefined as null. Arrays, and objects
+ * below the top level, show their first 50 items and say how many they left out.
  *
  * @param value any value an agent or an executor returned
  * @param maxTextChars text longer than this is cut
@@ -54,12 +61,15 @@ export function valueText(value: unknown, maxTextChars: number, depth = 0): stri
   }
   if (depth >= MAX_DEPTH) return JSON.stringify("...");
   if (Array.isArray(value)) {
-    return `[${value.map((v) => valueText(v, maxTextChars, depth + 1)).join(",")}]`;
+    const items = value.slice(0, MAX_ITEMS).map((v) => valueText(v, maxTextChars, depth + 1));
+    return `[${[...items, ...itemsLeftOut(value.length)].join(",")}]`;
   }
-  const fields = Object.entries(value).map(([k, v]) =>
+  const entries = Object.entries(value);
+  const fields = (depth === 0 ? entries : entries.slice(0, MAX_ITEMS)).map(([k, v]) =>
     `${JSON.stringify(k)}:${valueText(v, maxTextChars, depth + 1)}`
   );
-  return `{${fields.join(",")}}`;
+  const left = depth === 0 ? [] : itemsLeftOut(entries.length).map((note) => `"...":${note}`);
+  return `{${[...fields, ...left].join(",")}}`;
 }
 
 /**
@@ -102,6 +112,14 @@ export function cutText(text: string, max: number): string {
   const kept = text.slice(0, max);
   const safe = /[\uD800-\uDBFF]$/.test(kept) ? kept.slice(0, -1) : kept;
   return `${safe}... (${text.length - safe.length} more characters)`;
+}
+
+/** A note, as a JSON string, for the items past {@link MAX_ITEMS}; none when all are shown. */
+function itemsLeftOut(count: number): string[] {
+  const left = count - MAX_ITEMS;
+  return left > 0
+    ? [JSON.stringify(`(${left} more item${left === 1 ? "" : "s"} of ${count})`)]
+    : [];
 }
 
 /** A BLOB as a SQL hex literal, its start only when long. */

@@ -40,6 +40,30 @@ describe("valueText()", () => {
     assert.match(valueText(row, 100), /"\.\.\."/);
   });
 
+  const many = Array.from({ length: 1000 }, (_, i) => i);
+  const fifty = many.slice(0, 50).join(",");
+  const capped: [string, unknown, string][] = [
+    ["a long array", { ids: many }, `{"ids":[${fifty},"(950 more items of 1000)"]}`],
+    ["an array of 51", { ids: many.slice(0, 51) }, `{"ids":[${fifty},"(1 more item of 51)"]}`],
+    ["an array of 50, whole", { ids: many.slice(0, 50) }, `{"ids":[${fifty}]}`],
+    [
+      "a nested object with many keys",
+      { doc: Object.fromEntries(many.slice(0, 60).map((i) => [`k${i}`, i])) },
+      `{"doc":{${many.slice(0, 50).map((i) => `"k${i}":${i}`).join(",")},` +
+      `"...":"(10 more items of 60)"}}`,
+    ],
+    [
+      "a wide row, every column",
+      Object.fromEntries(many.slice(0, 60).map((i) => [`c${i}`, i])),
+      `{${many.slice(0, 60).map((i) => `"c${i}":${i}`).join(",")}}`,
+    ],
+  ];
+  for (const [name, value, expected] of capped) {
+    it(`caps ${name}, saying how many items were left out`, () => {
+      assert.equal(valueText(value, 100), expected);
+    });
+  }
+
   it("cuts long text, saying how much was left out", () => {
     assert.equal(valueText("abcdef", 3), '"abc... (3 more characters)"');
   });

@@ -160,6 +160,46 @@ for (const journal of ["delete", "wal-pending"] as const) {
   });
 }
 
+describe("db_no_change on a diff that kept only max_rows changes", () => {
+  // The agent changes 1100 rows; the diff keeps the first 1000 (ids 1..1000).
+  const source = makeDb(
+    dir.file("many.db"),
+    `CREATE TABLE users (id INTEGER PRIMARY KEY, role TEXT NOT NULL);
+     WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 1100)
+     INSERT INTO users SELECT i, 'viewer' FROM n;`,
+  );
+  const everyone = sqlAgent("UPDATE users SET role = 'admin'");
+  const cases: [string, Record<string, unknown>, string, RegExp][] = [
+    [
+      "cannot pass when the forbidden change may be among the dropped rows",
+      { rows: { by_key: { id: 1050 }, changed: "role" } },
+      "ERROR",
+      /^cannot rule the change out: .*many\.db > users: 1000 of 1100 changed rows kept/,
+    ],
+    [
+      "fails when the forbidden change is among the kept rows",
+      { rows: { by_key: { id: 5 }, changed: "role" } },
+      "FAIL",
+      /^a forbidden change happened/,
+    ],
+    [
+      "passes when the selector reads no rows",
+      { tables: { status: "added" } },
+      "PASS",
+      /^no such change$/,
+    ],
+  ];
+  for (const [name, selector, status, detail] of cases) {
+    it(name, async () => {
+      const c = defineCase({ question: name, expect: { db_no_change: selector } });
+      const card = await runCase(c, everyone, { agentDb: source });
+      const r = card.checks.find((x) => x.name === "db_no_change");
+      assert.equal(r?.status, status, r?.detail);
+      assert.match(r!.detail, detail);
+    });
+  }
+});
+
 /** The expected verdict of the concurrency test's case i: its SQL against its expectation. */
 function verdictFor(sql: string, expectation: number): string {
   const promotesAlice = sql === PROMOTE || sql === PROMOTE_ALL;

@@ -8,6 +8,7 @@ import type { CheckContext } from "../check.ts";
 import type { TestCase } from "../case.ts";
 import type { Trace } from "../trace.ts";
 import type { DatabaseDiff } from "../../diff/types.ts";
+import type { Selector } from "../../../selector/types.ts";
 import { jsonText } from "../_json.ts";
 
 /** The keys of `expect` that the database side-effect checks read. */
@@ -77,6 +78,36 @@ export function describeChanges(diff: DatabaseDiff): string {
     for (const o of db.objects) parts.push(`${db.name} > ${o.type} ${o.name} ${o.status}`);
   }
   return parts.join("; ");
+}
+
+/**
+ * Whether a selector looks at rows anywhere (through `$and`, `$or`, `$not`):
+ * only row criteria can miss what a truncated diff dropped.
+ */
+export function readsRows(selector: Selector): boolean {
+  return selector.rows !== undefined ||
+    [...selector.$and ?? [], ...selector.$or ?? [], ...selector.$not ? [selector.$not] : []]
+      .some(readsRows);
+}
+
+/**
+ * The row changes a diff counted but did not keep (`max_rows`), e.g.
+ * `users.db > users: 1000 of 3000 changed rows kept`; empty when it kept all.
+ */
+export function droppedRows(diff: DatabaseDiff): string[] {
+  const out: string[] = [];
+  for (const db of diff.databases) {
+    for (const t of db.tables) {
+      if (!t.truncated) continue;
+      for (const kind of ["added", "removed", "changed"] as const) {
+        const kept = t.rows[kind].length;
+        if (kept < t.counts[kind]) {
+          out.push(`${db.name} > ${t.name}: ${kept} of ${t.counts[kind]} ${kind} rows kept`);
+        }
+      }
+    }
+  }
+  return out;
 }
 
 function keyText(key: Readonly<Record<string, unknown>>): string {

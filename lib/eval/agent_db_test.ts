@@ -189,6 +189,24 @@ describe("db_no_change on a diff that kept only max_rows changes", () => {
       /^no such change$/,
     ],
   ];
+  it("makes dbDiffChange an ERROR, not a PASS of $not, when an extra change may be among the dropped rows", async () => {
+    // Both change every row; only the agent also changes row 1050's role to 'root'.
+    const reference = sqlAgent("UPDATE users SET role = 'admin'");
+    const extra = sqlAgent(
+      "UPDATE users SET role = CASE id WHEN 1050 THEN 'root' ELSE 'admin' END",
+    );
+    const card = await runCase(defineCase({ question: "Promote everyone" }), extra, {
+      agentDb: source,
+      rules: [dbDiffChange({ $not: {} }, { reference })],
+    });
+    const r = card.checks.find((x) => x.name === "db_diff_change");
+    assert.equal(r?.status, "ERROR", r?.detail);
+    assert.equal(
+      r?.detail,
+      "cannot tell the agent's own changes apart: the diffs dropped rows (reference: many.db > users: 1000 of 1100 changed rows kept; agent: many.db > users: 1000 of 1100 changed rows kept)",
+    );
+  });
+
   for (const [name, selector, status, detail] of cases) {
     it(name, async () => {
       const c = defineCase({ question: name, expect: { db_no_change: selector } });

@@ -15,7 +15,7 @@ import { copyAgentDb, diffAgentCopy } from "../agent_db.ts";
 import { Check, type CheckContext, type CheckResult, ERROR, FAIL, PASS } from "../check.ts";
 import type { TestCase } from "../case.ts";
 import type { Trace } from "../trace.ts";
-import { dbStage, missingDiff, oneLine } from "./_db_expect.ts";
+import { dbStage, droppedRows, missingDiff, oneLine } from "./_db_expect.ts";
 
 /** What the agent's changes are compared with. */
 export interface DbDiffChangeOptions {
@@ -92,6 +92,20 @@ export class DbDiffChange extends Check {
       const aligned = alignNames(this.#reference, context.dbDiff);
       if (typeof aligned === "string") return this.result(stage, ERROR, aligned);
       reference = aligned;
+    }
+    // Rows past max_rows are counted but not kept, so they cannot be paired:
+    // an extra change among them would be invisible, and a kept one may be
+    // the reference's dropped twin. No verdict on the agent's own changes holds.
+    const dropped = [
+      ...droppedRows(reference).map((d) => `reference: ${d}`),
+      ...droppedRows(context.dbDiff).map((d) => `agent: ${d}`),
+    ];
+    if (dropped.length > 0) {
+      return this.result(
+        stage,
+        ERROR,
+        `cannot tell the agent's own changes apart: the diffs dropped rows (${dropped.join("; ")})`,
+      );
     }
     const { afterOnly } = diffDatabaseDiffs(reference, context.dbDiff);
     const { matched, text } = explainMatch(afterOnly, this.#selector);

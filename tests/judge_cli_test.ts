@@ -189,15 +189,25 @@ describe("dbagenteval run --judge-url", () => {
     ]);
   });
 
-  it("falls back to OPENAI_API_KEY", async () => {
-    const server = await serve([{ reply: "PASS" }]);
-    const r = await runCliAsync(
-      [...BASE, "--judge-url", server.url, "--judge-model", "judge-1"],
-      { OPENAI_API_KEY: "sk-openai" },
-    );
-    assert.equal(r.code, 0, r.stdout + r.stderr);
-    assert.equal(server.requests[0]!.headers.authorization, "Bearer sk-openai");
-  });
+  for (
+    const [name, env] of [
+      ["falls back to OPENAI_API_KEY", { OPENAI_API_KEY: "sk-openai" }],
+      [
+        "falls back to OPENAI_API_KEY when DBAGENTEVAL_JUDGE_API_KEY is empty",
+        { DBAGENTEVAL_JUDGE_API_KEY: "", OPENAI_API_KEY: "sk-openai" },
+      ],
+    ] as const
+  ) {
+    it(name, async () => {
+      const server = await serve([{ reply: "PASS" }]);
+      const r = await runCliAsync(
+        [...BASE, "--judge-url", server.url, "--judge-model", "judge-1"],
+        env,
+      );
+      assert.equal(r.code, 0, r.stdout + r.stderr);
+      assert.equal(server.requests[0]!.headers.authorization, "Bearer sk-openai");
+    });
+  }
 
   it("reports a refused key as one clear line, asking the endpoint only once", async () => {
     const server = await serve([{

@@ -92,7 +92,8 @@ async function loadExecutor(
 async function loadJudge(options: RunOptions): Promise<Judge | undefined> {
   if (options.judge !== undefined) return await loadFunction("--judge", options.judge) as Judge;
   if (options.judgeUrl === undefined || options.judgeModel === undefined) return undefined;
-  const apiKey = process.env["DBAGENTEVAL_JUDGE_API_KEY"] ?? process.env["OPENAI_API_KEY"];
+  // An empty variable counts as unset, so an empty DBAGENTEVAL_JUDGE_API_KEY falls back.
+  const apiKey = process.env["DBAGENTEVAL_JUDGE_API_KEY"] || process.env["OPENAI_API_KEY"];
   return openAiJudge({
     url: options.judgeUrl,
     model: options.judgeModel,

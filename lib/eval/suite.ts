@@ -193,7 +193,11 @@ export class SuiteResult implements SuiteTotals {
 }
 
 /** A judge that counts its calls and lets at most `limit` run at once. */
-function limitedJudge(judge: Judge, limit: number): { judge: Judge; calls: () => number } {
+function limitedJudge(
+  judge: Judge,
+  limit: number,
+  timeoutMs: number | undefined,
+): { judge: Judge; calls: () => number } {
   let calls = 0;
   let running = 0;
   const waiting: (() => void)[] = [];
@@ -202,13 +206,34 @@ function limitedJudge(judge: Judge, limit: number): { judge: Judge; calls: () =>
     while (running >= limit) await new Promise<void>((resolve) => waiting.push(resolve));
     running++;
     try {
-      return await judge(prompt);
+      // The case's timeout bounds each judge call too, counted from when it
+      // gets its turn: a judge that never answers must not hang the run.
+      return await answerWithin(judge(prompt), timeoutMs);
     } finally {
       running--;
       waiting.shift()?.();
     }
   };
   return { judge: wrapped, calls: () => calls };
+}
+
+async function answerWithin(
+  reply: string | Promise<string>,
+  ms: number | undefined,
+): Promise<string> {
+  if (ms === undefined) return await reply;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () => reject(new Error(`the judge did not answer within ${ms / 1000} s (--timeout)`)),
+      ms,
+    );
+  });
+  try {
+    return await Promise.race([reply, late]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 function positive(name: string, value: number | undefined, fallback: number): number {
@@ -260,9 +285,11 @@ export async function runSuite(
     );
   }
   if (options.agentDb !== undefined) checkSqliteFile(options.agentDb);
-  const limited = options.judge === undefined
-    ? undefined
-    : limitedJudge(options.judge, positive("judgeConcurrency", options.judgeConcurrency, 2));
+  const limited = options.judge === undefined ? undefined : limitedJudge(
+    options.judge,
+    positive("judgeConcurrency", options.judgeConcurrency, 2),
+    options.timeoutMs,
+  );
   const caseOptions = {
     execute: options.execute,
     rules: options.rules,

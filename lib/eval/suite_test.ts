@@ -1,7 +1,7 @@
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
 import type { CheckContext } from "./check.ts";
-import { parseCases } from "./cases.ts";
+import { defineCase, parseCases } from "./cases.ts";
 import { runSuite } from "./suite.ts";
 import { Trace } from "./trace.ts";
 import { UsageError } from "../errors.ts";
@@ -168,6 +168,23 @@ describe("runSuite()", () => {
     assert.equal(result.judgeCalls, calls);
     assert.ok(calls >= 9, `${calls} calls`);
     assert.equal(most, 2);
+  });
+
+  it("runSuite() ends a judge call that never answers at the case timeout, and finishes", async () => {
+    const silent = () => new Promise<string>(() => {});
+    const result = await runSuite(
+      [defineCase({ id: "q", question: "Q?" })],
+      () => ({ sql: "SELECT 1 AS n", rows: [{ n: 1 }], answer: "1" }),
+      { judge: silent, timeoutMs: 50 },
+    );
+    const judged = result.cases[0]!.checks.filter((c) =>
+      c.name === "faithful" || c.name === "relevant"
+    );
+    assert.equal(judged.length, 2);
+    for (const c of judged) {
+      assert.equal(c.status, "ERROR");
+      assert.match(c.detail, /the judge did not answer within 0\.05 s/);
+    }
   });
 
   const bad: [string, Record<string, unknown>, RegExp][] = [

@@ -278,7 +278,10 @@ export async function runSuite(
   if (options.execute === undefined && selected.some((c) => c.reference_sql !== undefined)) {
     throw new UsageError("some cases have reference_sql; pass --execute");
   }
-  const wantsDb = selected.some((c) => DB_EXPECT_KEYS.some((k) => c.expect?.[k] !== undefined));
+  // db_unchanged: false asks for nothing.
+  const wantsDb = selected.some((c) =>
+    DB_EXPECT_KEYS.some((k) => c.expect?.[k] !== undefined && c.expect?.[k] !== false)
+  );
   if (wantsDb && options.agentDb === undefined && options.setup === undefined) {
     throw new UsageError(
       "some cases expect database changes (db_change, db_unchanged or db_no_change); pass --agent-db",

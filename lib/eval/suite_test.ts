@@ -170,6 +170,15 @@ describe("runSuite()", () => {
     assert.equal(most, 2);
   });
 
+  it("runSuite() asks for --agent-db for db_unchanged: true but not for db_unchanged: false", async () => {
+    const only = (
+      value: boolean,
+    ) => [defineCase({ question: "Q?", expect: { db_unchanged: value } })];
+    await assert.rejects(runSuite(only(true), () => "a"), /pass --agent-db/);
+    const result = await runSuite(only(false), () => "a");
+    assert.equal(result.total, 1);
+  });
+
   it("runSuite() ends a judge call that never answers at the case timeout, and finishes", async () => {
     const silent = () => new Promise<string>(() => {});
     const result = await runSuite(

@@ -159,6 +159,23 @@ describe("openDatabase()", () => {
     db.close();
   });
 
+  it("opens an empty file beside a stale -wal as an empty database, touching neither", async () => {
+    const sub = tempDir();
+    try {
+      const source = makeDb(sub.file("src.db"), SCHEMA, { journal: "wal-pending" });
+      const file = sub.file("empty.db");
+      fs.writeFileSync(file, "");
+      fs.copyFileSync(`${source}-wal`, `${file}-wal`);
+      const before = snapshotDir(sub.path);
+      const db = await openDatabase(file);
+      assert.deepEqual(db.query("SELECT name FROM sqlite_schema"), []);
+      db.close();
+      assert.deepEqual(snapshotDir(sub.path), before);
+    } finally {
+      sub.cleanup();
+    }
+  });
+
   it("refuses to write", async () => {
     const file = makeDb(dir.file("ro.db"), SCHEMA);
     const db = await openDatabase(file);

@@ -47,7 +47,6 @@ const CANTOPEN = 14;
 const IOERR_READ = IOERR | (1 << 8);
 const IOERR_SHORT_READ = IOERR | (2 << 8);
 const IOERR_FSTAT = IOERR | (7 << 8);
-const IOERR_DELETE = IOERR | (10 << 8);
 
 type OpenFile =
   | { readonly kind: "disk"; readonly fd: number; readonly size: number }
@@ -196,9 +195,11 @@ function register(sqlite: Sqlite): void {
         return fail(CANTOPEN, e);
       }
     },
-    // Never deletes: a disk file is not ours, and memory files vanish on close.
-    xDelete: (_pVfs: Ptr, zName: Ptr): number =>
-      zName && isNonEmptyFile(wasm.cstrToJs(zName)) ? IOERR_DELETE : OK,
+    // Never deletes, and says it did: a disk file is not ours, and memory
+    // files vanish on close. A read-only connection asks only for one delete:
+    // a stale -wal beside an empty database, which SQLite would remove and
+    // then ignore, as it now does.
+    xDelete: (): number => OK,
     xAccess(_pVfs: Ptr, zName: Ptr, flags: number, pOut: Ptr): number {
       // SQLITE_ACCESS_EXISTS (0) answers like the unix VFS: an empty regular
       // file does not count. Nothing is ever writable (SQLITE_ACCESS_READWRITE).

@@ -12,10 +12,31 @@ import { type DiffOptions, diffSettings } from "./options.ts";
 import type { DatabaseChange, DatabaseDiff } from "./types.ts";
 import { DIFF_FORMAT_VERSION } from "./types.ts";
 
-/** One side of a filesystem diff: a folder, or a map of relative path to file path. */
+/**
+ * One side of a filesystem diff: a folder, or a map of relative path to file path.
+ *
+ * @example
+ * ```ts
+ * import { type DatabaseSource, diffFilesystemDatabases } from "./diff_filesystem.ts";
+ * const before: DatabaseSource = {}; // no databases yet
+ * const after: DatabaseSource = { "app/users.db": "examples/db_agent/users.db" };
+ * const diff = await diffFilesystemDatabases(before, after);
+ * diff.databases[0]?.name; // "app/users.db"
+ * ```
+ */
 export type DatabaseSource = string | Readonly<Record<string, string>>;
 
-/** Options of {@link diffFilesystemDatabases}. */
+/**
+ * Options of {@link diffFilesystemDatabases}.
+ *
+ * @example
+ * ```ts
+ * import { diffFilesystemDatabases, type FilesystemDiffOptions } from "./diff_filesystem.ts";
+ * const options: FilesystemDiffOptions = { dbPatterns: ["*.sqlite"], includeSchema: false };
+ * const diff = await diffFilesystemDatabases("examples/chinook", "examples/chinook", options);
+ * diff.databases.map((d) => d.name); // ["Chinook_Sqlite.sqlite"]
+ * ```
+ */
 export interface FilesystemDiffOptions extends DiffOptions {
   /**
    * Globs matched against file names (`*.db`), or against paths relative to

@@ -9,7 +9,18 @@ import type { SqliteRow, SqliteValue } from "../sqlite/value.ts";
 import { sqlLiteral } from "./_sql.ts";
 import type { DatabaseChange, DatabaseDiff, TableDiff } from "./types.ts";
 
-/** Options of {@link renderDiffText}. */
+/**
+ * Options of {@link renderDiffText}.
+ *
+ * @example
+ * ```ts
+ * import { diffSqliteDatabases } from "./diff_sqlite.ts";
+ * import { renderDiffText, type RenderOptions } from "./render_text.ts";
+ * const diff = await diffSqliteDatabases(null, "examples/db_agent/users.db");
+ * const options: RenderOptions = { target: "schema" };
+ * renderDiffText(diff, options).split("\n")[0]; // "users.db: added"
+ * ```
+ */
 export interface RenderOptions {
   /** Which plane to show. Default both. */
   readonly target?: "data" | "schema" | "both";

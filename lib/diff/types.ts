@@ -26,10 +26,37 @@ import type { SqliteRow } from "../sqlite/value.ts";
  */
 export const DIFF_FORMAT_VERSION = 1;
 
-/** How a table (or database object) changed. */
+/**
+ * How a table (or database object) changed.
+ *
+ * @example
+ * ```ts
+ * import { diffSqliteDatabases } from "./diff_sqlite.ts";
+ * import type { ChangeStatus } from "./types.ts";
+ * const diff = await diffSqliteDatabases(null, "examples/db_agent/users.db");
+ * const status: ChangeStatus | undefined = diff.databases[0]?.status; // "added"
+ * ```
+ */
 export type ChangeStatus = "added" | "removed" | "changed" | "unchanged";
 
-/** A column as `PRAGMA table_xinfo` describes it. */
+/**
+ * A column as `PRAGMA table_xinfo` describes it.
+ *
+ * @example
+ * ```ts
+ * import type { ColumnInfo } from "./types.ts";
+ * // `role TEXT NOT NULL DEFAULT 'viewer'`, the 4th column of a table
+ * const role: ColumnInfo = {
+ *   name: "role",
+ *   type: "TEXT",
+ *   not_null: true,
+ *   default: "'viewer'",
+ *   primary_key: 0,
+ *   hidden: 0,
+ * };
+ * role.default; // "'viewer'"
+ * ```
+ */
 export interface ColumnInfo {
   readonly name: string;
   /** The declared type, as written (may be ""). */
@@ -43,10 +70,41 @@ export interface ColumnInfo {
   readonly hidden: number;
 }
 
-/** What differs in a column present on both sides. */
+/**
+ * What differs in a column present on both sides.
+ *
+ * @example
+ * ```ts
+ * import type { ColumnAspect, ColumnChange } from "./types.ts";
+ * const column = { name: "email", type: "TEXT", default: null, primary_key: 0, hidden: 0 };
+ * const change: ColumnChange = {
+ *   name: "email",
+ *   before: { ...column, not_null: false },
+ *   after: { ...column, not_null: true },
+ *   changes: ["not_null"],
+ * };
+ * const aspect: ColumnAspect | undefined = change.changes[0]; // "not_null"
+ * ```
+ */
 export type ColumnAspect = "type" | "not_null" | "default" | "primary_key" | "hidden";
 
-/** A column present on both sides whose definition differs. */
+/**
+ * A column present on both sides whose definition differs.
+ *
+ * @example
+ * ```ts
+ * import type { ColumnChange } from "./types.ts";
+ * // `price INTEGER` became `price REAL`
+ * const column = { name: "price", not_null: false, default: null, primary_key: 0, hidden: 0 };
+ * const change: ColumnChange = {
+ *   name: "price",
+ *   before: { ...column, type: "INTEGER" },
+ *   after: { ...column, type: "REAL" },
+ *   changes: ["type"],
+ * };
+ * change.changes; // ["type"]
+ * ```
+ */
 export interface ColumnChange {
   readonly name: string;
   readonly before: ColumnInfo;
@@ -54,19 +112,59 @@ export interface ColumnChange {
   readonly changes: readonly ColumnAspect[];
 }
 
-/** A row present only after. `key` is null for a table compared as a multiset. */
+/**
+ * A row present only after. `key` is null for a table compared as a multiset.
+ *
+ * @example
+ * ```ts
+ * import { diffSqliteDatabases } from "./diff_sqlite.ts";
+ * import type { AddedRow } from "./types.ts";
+ * const diff = await diffSqliteDatabases(null, "examples/db_agent/users.db");
+ * const users = diff.databases[0]?.tables.find((t) => t.name === "users");
+ * const first: AddedRow | undefined = users?.rows.added[0];
+ * first?.key; // { id: 1 }
+ * first?.row.name; // "alice"
+ * ```
+ */
 export interface AddedRow {
   readonly key: SqliteRow | null;
   readonly row: SqliteRow;
 }
 
-/** A row present only before. `key` is null for a table compared as a multiset. */
+/**
+ * A row present only before. `key` is null for a table compared as a multiset.
+ *
+ * @example
+ * ```ts
+ * import { diffSqliteDatabases } from "./diff_sqlite.ts";
+ * import type { RemovedRow } from "./types.ts";
+ * const diff = await diffSqliteDatabases("examples/db_agent/users.db", null);
+ * const users = diff.databases[0]?.tables.find((t) => t.name === "users");
+ * const first: RemovedRow | undefined = users?.rows.removed[0];
+ * first?.row.email; // "alice@example.com"
+ * ```
+ */
 export interface RemovedRow {
   readonly key: SqliteRow | null;
   readonly row: SqliteRow;
 }
 
-/** A row whose key is on both sides but whose other values differ. */
+/**
+ * A row whose key is on both sides but whose other values differ.
+ *
+ * @example
+ * ```ts
+ * import type { ChangedRow } from "./types.ts";
+ * // `UPDATE users SET role = 'admin' WHERE id = 2`
+ * const row: ChangedRow = {
+ *   key: { id: 2 },
+ *   before: { id: 2, name: "bob", role: "editor" },
+ *   after: { id: 2, name: "bob", role: "admin" },
+ *   changed_columns: ["role"],
+ * };
+ * row.changed_columns; // ["role"]
+ * ```
+ */
 export interface ChangedRow {
   readonly key: SqliteRow;
   /** The compared columns' values before. */
@@ -77,7 +175,18 @@ export interface ChangedRow {
   readonly changed_columns: readonly string[];
 }
 
-/** Exact numbers of row changes, whatever was kept. */
+/**
+ * Exact numbers of row changes, whatever was kept.
+ *
+ * @example
+ * ```ts
+ * import { diffSqliteDatabases } from "./diff_sqlite.ts";
+ * import type { RowCounts } from "./types.ts";
+ * const diff = await diffSqliteDatabases(null, "examples/db_agent/users.db");
+ * const counts: RowCounts | undefined = diff.databases[0]?.tables.find((t) => t.name === "users")
+ *   ?.counts; // { added: 4, removed: 0, changed: 0 }
+ * ```
+ */
 export interface RowCounts {
   readonly added: number;
   readonly removed: number;
@@ -90,10 +199,32 @@ export interface RowCounts {
  * - `rowid`: by the rowid, for an INTEGER PRIMARY KEY (an alias of it);
  * - `none`: no usable key, so whole rows are compared as a multiset and
  *   come out only added or removed, never changed.
+ *
+ * @example
+ * ```ts
+ * import { diffSqliteDatabases } from "./diff_sqlite.ts";
+ * import type { KeyKind } from "./types.ts";
+ * const diff = await diffSqliteDatabases(null, "examples/db_agent/users.db");
+ * // users.id is an INTEGER PRIMARY KEY, an alias of the rowid
+ * const kind: KeyKind | undefined = diff.databases[0]?.tables[0]?.key_kind; // "rowid"
+ * ```
  */
 export type KeyKind = "primary_key" | "rowid" | "none";
 
-/** One table of one database. */
+/**
+ * One table of one database.
+ *
+ * @example
+ * ```ts
+ * import { diffSqliteDatabases } from "./diff_sqlite.ts";
+ * import type { TableDiff } from "./types.ts";
+ * const diff = await diffSqliteDatabases(null, "examples/db_agent/users.db");
+ * const users: TableDiff | undefined = diff.databases[0]?.tables.find((t) => t.name === "users");
+ * users?.status; // "added"
+ * users?.key; // ["id"]
+ * users?.counts.added; // 4
+ * ```
+ */
 export interface TableDiff {
   readonly name: string;
   /** Schema changes take precedence over data changes. */
@@ -126,7 +257,24 @@ export interface TableDiff {
   readonly sql_after: string | null;
 }
 
-/** An index, view or trigger that was added, removed or changed. */
+/**
+ * An index, view or trigger that was added, removed or changed.
+ *
+ * @example
+ * ```ts
+ * import type { SchemaObjectChange } from "./types.ts";
+ * // `CREATE INDEX todos_done ON todos (done)` run by the agent
+ * const index: SchemaObjectChange = {
+ *   type: "index",
+ *   name: "todos_done",
+ *   table: "todos",
+ *   status: "added",
+ *   sql_before: null,
+ *   sql_after: "CREATE INDEX todos_done ON todos (done)",
+ * };
+ * index.status; // "added"
+ * ```
+ */
 export interface SchemaObjectChange {
   readonly type: "index" | "view" | "trigger";
   readonly name: string;
@@ -137,13 +285,36 @@ export interface SchemaObjectChange {
   readonly sql_after: string | null;
 }
 
-/** A table that was not compared, and why (virtual tables, internal tables). */
+/**
+ * A table that was not compared, and why (virtual tables, internal tables).
+ *
+ * @example
+ * ```ts
+ * import { diffSqliteDatabases } from "./diff_sqlite.ts";
+ * import type { SkippedTable } from "./types.ts";
+ * const diff = await diffSqliteDatabases(null, "examples/db_agent/users.db");
+ * const skipped: readonly SkippedTable[] | undefined = diff.databases[0]?.skipped; // []
+ * ```
+ */
 export interface SkippedTable {
   readonly name: string;
   readonly reason: string;
 }
 
-/** One database file, compared across the two sides. */
+/**
+ * One database file, compared across the two sides.
+ *
+ * @example
+ * ```ts
+ * import { diffSqliteDatabases } from "./diff_sqlite.ts";
+ * import type { DatabaseChange } from "./types.ts";
+ * const diff = await diffSqliteDatabases(null, "examples/db_agent/users.db");
+ * const db: DatabaseChange | undefined = diff.databases[0];
+ * db?.name; // "users.db"
+ * db?.exists_before; // false
+ * db?.tables.map((t) => t.name); // ["todos", "users"]
+ * ```
+ */
 export interface DatabaseChange {
   /** The path relative to the compared folder, or the file name for a file diff. */
   readonly name: string;
@@ -162,7 +333,18 @@ export interface DatabaseChange {
   readonly error: string | null;
 }
 
-/** The options a diff was made with, recorded in the document. */
+/**
+ * The options a diff was made with, recorded in the document.
+ *
+ * @example
+ * ```ts
+ * import { diffSqliteDatabases } from "./diff_sqlite.ts";
+ * import type { DiffSettings } from "./types.ts";
+ * const diff = await diffSqliteDatabases(null, "examples/db_agent/users.db", { maxRows: 10 });
+ * const settings: DiffSettings = diff.settings;
+ * // { include_schema: true, include_data: true, max_rows: 10, tables: null }
+ * ```
+ */
 export interface DiffSettings {
   readonly include_schema: boolean;
   readonly include_data: boolean;
@@ -170,14 +352,39 @@ export interface DiffSettings {
   readonly tables: readonly string[] | null;
 }
 
-/** A diff of one or more databases. */
+/**
+ * A diff of one or more databases.
+ *
+ * @example
+ * ```ts
+ * import { diffSqliteDatabases } from "./diff_sqlite.ts";
+ * import type { DatabaseDiff } from "./types.ts";
+ * const diff: DatabaseDiff = await diffSqliteDatabases(null, "examples/db_agent/users.db");
+ * diff.version; // 1
+ * diff.databases[0]?.status; // "added"
+ * ```
+ */
 export interface DatabaseDiff {
   readonly version: typeof DIFF_FORMAT_VERSION;
   readonly settings: DiffSettings;
   readonly databases: readonly DatabaseChange[];
 }
 
-/** The result of {@link diffDatabaseDiffs}: three diffs of the same shape. */
+/**
+ * The result of {@link diffDatabaseDiffs}: three diffs of the same shape.
+ *
+ * @example
+ * ```ts
+ * import { diffDatabaseDiffs } from "./diff_of_diffs.ts";
+ * import { diffSqliteDatabases } from "./diff_sqlite.ts";
+ * import type { DiffOfDiffs } from "./types.ts";
+ * const reference = await diffSqliteDatabases(null, "examples/db_agent/users.db");
+ * const agent = await diffSqliteDatabases(null, "examples/db_agent/users.db");
+ * const result: DiffOfDiffs = diffDatabaseDiffs(reference, agent);
+ * result.beforeOnly.databases.length; // 0
+ * result.afterOnly.databases.length; // 0
+ * ```
+ */
 export interface DiffOfDiffs {
   /** Changes only the before diff has (or that differ between the two). */
   readonly beforeOnly: DatabaseDiff;

@@ -15,7 +15,19 @@ import type { DatabaseDiff } from "../lib/diff/types.ts";
 import { compileSelector } from "./match.ts";
 import type { Selector } from "./types.ts";
 
-/** The outcome of {@link explainMatch}. */
+/**
+ * The outcome of {@link explainMatch}.
+ *
+ * @example
+ * ```ts
+ * import { diffSqliteDatabases } from "../lib/diff/diff_sqlite.ts";
+ * import { explainMatch, type MatchExplanation } from "./explain.ts";
+ * const diff = await diffSqliteDatabases(null, "examples/db_agent/users.db");
+ * const why: MatchExplanation = explainMatch(diff, { tables: { name: "accounts" } });
+ * why.matched; // false
+ * why.text.split("\n")[0]; // "no match"
+ * ```
+ */
 export interface MatchExplanation {
   readonly matched: boolean;
   /** Several lines: `match` or `no match`, then the details, indented. */

@@ -33,7 +33,19 @@ export const OPERATOR_NAMES = [
   "$regex",
 ] as const;
 
-/** A comparison operator's name. */
+/**
+ * A comparison operator's name.
+ *
+ * @example
+ * ```ts
+ * import { diffSqliteDatabases } from "../lib/diff/diff_sqlite.ts";
+ * import { matchesDiff } from "./match.ts";
+ * import type { OperatorName } from "./operators.ts";
+ * const diff = await diffSqliteDatabases(null, "examples/db_agent/users.db");
+ * const op: OperatorName = "$lt";
+ * matchesDiff(diff, { rows: { added: { where: { id: { [op]: 2 } } } } }); // true: alice, id 1
+ * ```
+ */
 export type OperatorName = typeof OPERATOR_NAMES[number];
 
 /** A compiled comparison of one present value (a missing column never reaches it). */

@@ -6,7 +6,24 @@
  */
 import type { Trace } from "../lib/eval/trace.ts";
 
-/** Where the allowed names come from. */
+/**
+ * Where the allowed names come from.
+ *
+ * @example
+ * ```ts
+ * import { AllowedTables } from "./allowed_tables.ts";
+ * import type { NameSource } from "./allowed_names.ts";
+ * import { Trace } from "../lib/eval/trace.ts";
+ * // the tables the agent's retrieve stage picked
+ * const fromRetrieve: NameSource = { fromStage: "retrieve" };
+ * const trace = new Trace("Total sales?", [
+ *   { kind: "retrieve", output: ["orders"] },
+ *   { kind: "generate", output: "SELECT sum(amount) FROM orders JOIN customers USING (id)" },
+ * ]);
+ * const result = await new AllowedTables(fromRetrieve).run(trace);
+ * result; // { ..., status: "FAIL", detail: "tables not allowed: ['customers']" }
+ * ```
+ */
 export type NameSource = readonly string[] | { readonly fromStage: string };
 
 /**

@@ -32,7 +32,20 @@ export const DIALECTS = [
   "noql",
 ] as const;
 
-/** One of {@link DIALECTS} (`postgresql` is accepted as `postgres`). */
+/**
+ * One of {@link DIALECTS} (`postgresql` is accepted as `postgres`).
+ *
+ * @example
+ * ```ts
+ * import { ReadOnly } from "./read_only.ts";
+ * import type { Dialect } from "./dialect.ts";
+ * import { Trace } from "../lib/eval/trace.ts";
+ * const dialect: Dialect = "postgres";
+ * const rule = new ReadOnly({ dialect });
+ * const result = await rule.run(Trace.simple("q", { sql: "SELECT now()::date" }));
+ * result; // { name: "read_only", stage: "generate", status: "PASS", detail: "" }
+ * ```
+ */
 export type Dialect = typeof DIALECTS[number];
 
 /**

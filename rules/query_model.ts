@@ -10,7 +10,18 @@
  * @module
  */
 
-/** A column reference: `o.store_id` is `{ table: "o", name: "store_id" }`; `*` is a star. */
+/**
+ * A column reference: `o.store_id` is `{ table: "o", name: "store_id" }`; `*` is a star.
+ *
+ * @example
+ * ```ts
+ * import { parseSqlModel } from "./_parse.ts";
+ * import type { ColumnRef } from "./query_model.ts";
+ * const model = await parseSqlModel("SELECT o.store_id FROM orders o", "sqlite");
+ * const column: ColumnRef | undefined = model.statements[0]?.columns[0];
+ * column; // { table: "o", name: "store_id" }
+ * ```
+ */
 export interface ColumnRef {
   /** The qualifier as written (an alias or a table name), or null. */
   readonly table: string | null;
@@ -18,14 +29,36 @@ export interface ColumnRef {
   readonly name: string;
 }
 
-/** A constant the SQL compares with: a string, number, boolean or bind parameter. */
+/**
+ * A constant the SQL compares with: a string, number, boolean or bind parameter.
+ *
+ * @example
+ * ```ts
+ * import { parseSqlModel } from "./_parse.ts";
+ * import type { SqlLiteral } from "./query_model.ts";
+ * const model = await parseSqlModel("SELECT * FROM orders WHERE store_id = 's1'", "sqlite");
+ * const value: SqlLiteral | undefined = model.statements[0]?.levels[0]?.predicates[0]?.values[0];
+ * value; // { kind: "string", value: "s1" }
+ * ```
+ */
 export interface SqlLiteral {
   readonly kind: "string" | "number" | "boolean" | "parameter";
   /** The value as the database sees it (strings unescaped), or the parameter's text. */
   readonly value: string;
 }
 
-/** One FROM item of a query level. */
+/**
+ * One FROM item of a query level.
+ *
+ * @example
+ * ```ts
+ * import { parseSqlModel } from "./_parse.ts";
+ * import type { QuerySource } from "./query_model.ts";
+ * const model = await parseSqlModel("SELECT * FROM main.orders AS o", "sqlite");
+ * const source: QuerySource | undefined = model.statements[0]?.levels[0]?.sources[0];
+ * source; // { kind: "table", name: "orders", schema: "main", alias: "o" }
+ * ```
+ */
 export interface QuerySource {
   /** `table` (a real table or view), `cte` (a WITH name), `derived` (a subquery) or `function`. */
   readonly kind: "table" | "cte" | "derived" | "function";
@@ -41,6 +74,17 @@ export interface QuerySource {
  * A conjunct that always applies at its level and compares one column with
  * constants: `col = 'x'` or `col IN ('x', 'y')`. Other conjuncts (ranges,
  * LIKE, comparisons between columns) are not kept: no rule needs them.
+ *
+ * @example
+ * ```ts
+ * import { parseSqlModel } from "./_parse.ts";
+ * import type { QueryPredicate } from "./query_model.ts";
+ * const sql = "SELECT * FROM orders WHERE status IN ('NEW', 'PAID') AND amount > 10";
+ * const model = await parseSqlModel(sql, "sqlite");
+ * // `amount > 10` is a range, which is not kept
+ * const predicates: readonly QueryPredicate[] | undefined = model.statements[0]?.levels[0]?.predicates;
+ * predicates?.map((p) => `${p.column.name} ${p.operator} ${p.values.length}`); // ["status IN 2"]
+ * ```
  */
 export interface QueryPredicate {
   readonly column: ColumnRef;
@@ -56,7 +100,20 @@ export interface QueryPredicate {
   readonly clause: "where" | "on" | "having";
 }
 
-/** One SELECT (or the body of a write): a branch of a set operation, a CTE, a subquery. */
+/**
+ * One SELECT (or the body of a write): a branch of a set operation, a CTE, a subquery.
+ *
+ * @example
+ * ```ts
+ * import { parseSqlModel } from "./_parse.ts";
+ * import type { QueryLevel } from "./query_model.ts";
+ * const sql = "SELECT * FROM orders WHERE customer_id IN (SELECT id FROM customers)";
+ * const model = await parseSqlModel(sql, "sqlite");
+ * const levels: readonly QueryLevel[] | undefined = model.statements[0]?.levels;
+ * levels?.map((l) => l.origin); // ["statement", "subquery"]
+ * levels?.[1]?.parent; // 0
+ * ```
+ */
 export interface QueryLevel {
   readonly id: number;
   /** The enclosing level, or null for a statement's top level. */
@@ -68,7 +125,21 @@ export interface QueryLevel {
   readonly joins: number;
 }
 
-/** One statement of the SQL text. */
+/**
+ * One statement of the SQL text.
+ *
+ * @example
+ * ```ts
+ * import { parseSqlModel } from "./_parse.ts";
+ * import type { SqlStatement } from "./query_model.ts";
+ * const sql = "WITH big AS (SELECT * FROM orders WHERE amount > 100) SELECT count(*) AS n FROM big";
+ * const model = await parseSqlModel(sql, "sqlite");
+ * const statement: SqlStatement | undefined = model.statements[0];
+ * statement?.kind; // "select"
+ * statement?.ctes; // ["big"]
+ * statement?.functions; // ["count"]
+ * ```
+ */
 export interface SqlStatement {
   /** The statement kind in lower case: select, insert, update, delete, create, drop, set, ... */
   readonly kind: string;
@@ -92,13 +163,34 @@ export interface SqlStatement {
   readonly setOperations: number;
 }
 
-/** A parsed SQL text: one entry per statement. */
+/**
+ * A parsed SQL text: one entry per statement.
+ *
+ * @example
+ * ```ts
+ * import { parseSqlModel } from "./_parse.ts";
+ * import type { QueryModel } from "./query_model.ts";
+ * const model: QueryModel = await parseSqlModel("SELECT 1; DELETE FROM orders", "sqlite");
+ * model.statements.map((s) => s.kind); // ["select", "delete"]
+ * ```
+ */
 export interface QueryModel {
   readonly dialect: string;
   readonly statements: readonly SqlStatement[];
 }
 
-/** A table reference with the level it belongs to. */
+/**
+ * A table reference with the level it belongs to.
+ *
+ * @example
+ * ```ts
+ * import { parseSqlModel } from "./_parse.ts";
+ * import { type TableRef, tableRefs } from "./query_model.ts";
+ * const model = await parseSqlModel("SELECT * FROM orders o JOIN items i ON i.order_id = o.id", "sqlite");
+ * const refs: TableRef[] = tableRefs(model.statements[0]!);
+ * refs.map((t) => `${t.name} ${t.alias} ${t.index}`); // ["orders o 0", "items i 1"]
+ * ```
+ */
 export interface TableRef extends QuerySource {
   readonly kind: "table";
   readonly level: QueryLevel;

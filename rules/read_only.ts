@@ -81,7 +81,18 @@ export const DEFAULT_FORBIDDEN_FUNCTIONS: readonly string[] = Object.freeze([
   "fts3_tokenizer",
 ]);
 
-/** What ReadOnly takes. */
+/**
+ * What ReadOnly takes.
+ *
+ * @example
+ * ```ts
+ * import { ReadOnly, type ReadOnlyOptions } from "./read_only.ts";
+ * import { Trace } from "../lib/eval/trace.ts";
+ * const options: ReadOnlyOptions = { dialect: "postgres", forbiddenFunctions: ["pg_sleep"] };
+ * const result = await new ReadOnly(options).run(Trace.simple("q", { sql: "SELECT pg_sleep(10)" }));
+ * result; // { ..., status: "FAIL", detail: "forbidden function pg_sleep" }
+ * ```
+ */
 export interface ReadOnlyOptions extends SqlRuleOptions {
   /** The full list of forbidden function names (default {@link DEFAULT_FORBIDDEN_FUNCTIONS}). */
   readonly forbiddenFunctions?: readonly string[];

@@ -12,7 +12,20 @@ import { traceSqlModel, UnreadableSql } from "./_parse.ts";
 import { type Dialect, toDialect } from "./dialect.ts";
 import type { QueryModel } from "./query_model.ts";
 
-/** The options every SQL rule takes. */
+/**
+ * The options every SQL rule takes.
+ *
+ * @example
+ * ```ts
+ * import { NoJoins } from "./no_joins.ts";
+ * import type { SqlRuleOptions } from "./sql_rule.ts";
+ * import { Trace } from "../lib/eval/trace.ts";
+ * const options: SqlRuleOptions = { dialect: "mysql" };
+ * const sql = "SELECT * FROM `orders` o JOIN `items` i ON i.order_id = o.id";
+ * const result = await new NoJoins(options).run(Trace.simple("q", { sql }));
+ * result; // { name: "no_joins", stage: "generate", status: "FAIL", detail: "1 join" }
+ * ```
+ */
 export interface SqlRuleOptions {
   /** How to read the SQL: `sqlite` (default), `postgres`, `mysql`, ... */
   readonly dialect?: string;

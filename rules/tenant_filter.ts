@@ -38,7 +38,21 @@ const READS_NAMED_TABLES: ReadonlySet<string> = new Set([
   "connectby",
 ]);
 
-/** What TenantFilter takes besides the column. */
+/**
+ * What TenantFilter takes besides the column.
+ *
+ * @example
+ * ```ts
+ * import { TenantFilter, type TenantFilterOptions } from "./tenant_filter.ts";
+ * import { Trace } from "../lib/eval/trace.ts";
+ * // only orders carries store_id; products is shared by every store
+ * const options: TenantFilterOptions = { value: "s1", tables: ["orders"] };
+ * const sql = "SELECT p.name FROM orders o JOIN products p ON p.id = o.product_id " +
+ *   "WHERE o.store_id = 's1'";
+ * const result = await new TenantFilter("store_id", options).run(Trace.simple("q", { sql }));
+ * result; // { name: "tenant_filter", stage: "generate", status: "PASS", detail: "" }
+ * ```
+ */
 export interface TenantFilterOptions extends SqlRuleOptions {
   /** The tenant: the filter must compare with exactly this value. */
   readonly value?: string | number;

@@ -8,7 +8,23 @@ import { Faithful } from "./faithful.ts";
 import { ReferenceAnswer } from "./reference_answer.ts";
 import { Relevant } from "./relevant.ts";
 
-/** Options shared by the judge checks. */
+/**
+ * Options shared by the judge checks.
+ *
+ * @example
+ * ```ts
+ * import { judgeChecks, type JudgeCheckOptions } from "./judge_checks.ts";
+ * import { Trace } from "../eval/trace.ts";
+ * const options: JudgeCheckOptions = { timeoutMs: 50, maxRows: 20 };
+ * const [, , relevant] = judgeChecks(options);
+ * const result = await relevant!.run(
+ *   Trace.simple("How many orders?", { answer: "3 orders." }),
+ *   { id: "c1", question: "How many orders?", tags: [], ordered: false, precision: 2 },
+ *   { judge: () => new Promise<string>(() => {}) }, // a judge that never answers
+ * );
+ * result; // { name: "relevant", stage: "answer", status: "ERROR", detail: "judge failed: the judge did not answer within 50 ms" }
+ * ```
+ */
 export interface JudgeCheckOptions {
   /**
    * Gives up on an asynchronous judge after this many milliseconds (ERROR for

@@ -10,7 +10,25 @@ import type { Judge } from "../eval/check.ts";
 import { JudgeError, UsageError } from "../errors.ts";
 import { retryAfterMs, retryWaitMs } from "./_backoff.ts";
 
-/** Options of the built-in judge for OpenAI-compatible endpoints. */
+/**
+ * Options of the built-in judge for OpenAI-compatible endpoints.
+ *
+ * @example
+ * ```ts
+ * import { openAiJudge, type OpenAiJudgeOptions } from "./openai_judge.ts";
+ * // a stand-in for an OpenAI-compatible server
+ * const server = Deno.serve({ port: 0, onListen() {} }, () =>
+ *   Response.json({ choices: [{ message: { role: "assistant", content: "PASS" } }] }));
+ * const options: OpenAiJudgeOptions = {
+ *   url: `http://localhost:${server.addr.port}/v1`,
+ *   model: "llama3.1",
+ *   timeoutMs: 5_000,
+ *   retries: 0,
+ * };
+ * await openAiJudge(options)("Reply PASS."); // "PASS"
+ * await server.shutdown();
+ * ```
+ */
 export interface OpenAiJudgeOptions {
   /**
    * A base URL such as `https://api.openai.com/v1` or

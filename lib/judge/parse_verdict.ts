@@ -7,7 +7,19 @@
  */
 import * as v from "valibot";
 
-/** A reply that gave a verdict. */
+/**
+ * A reply that gave a verdict.
+ *
+ * @example
+ * ```ts
+ * import { parseVerdict, type ReadVerdict } from "./parse_verdict.ts";
+ * const verdict = parseVerdict("Verdict: FAIL\nThe answer says 7, the rows say 5.");
+ * if (verdict.kind === "verdict") {
+ *   const read: ReadVerdict = verdict;
+ *   read.reason; // "The answer says 7, the rows say 5."
+ * }
+ * ```
+ */
 export interface ReadVerdict {
   readonly kind: "verdict";
   readonly status: "PASS" | "FAIL";
@@ -15,14 +27,35 @@ export interface ReadVerdict {
   readonly reason: string;
 }
 
-/** A reply with no verdict in the asked form. */
+/**
+ * A reply with no verdict in the asked form.
+ *
+ * @example
+ * ```ts
+ * import { parseVerdict, type UnreadableVerdict } from "./parse_verdict.ts";
+ * const verdict = parseVerdict("Let me think about the question first.");
+ * if (verdict.kind === "unreadable") {
+ *   const unreadable: UnreadableVerdict = verdict;
+ *   unreadable.firstLine; // "Let me think about the question first."
+ * }
+ * ```
+ */
 export interface UnreadableVerdict {
   readonly kind: "unreadable";
   /** The reply's first non-empty line (shortened), to show the user. */
   readonly firstLine: string;
 }
 
-/** What {@link parseVerdict} found. */
+/**
+ * What {@link parseVerdict} found.
+ *
+ * @example
+ * ```ts
+ * import { parseVerdict, type Verdict } from "./parse_verdict.ts";
+ * const verdict: Verdict = parseVerdict("✅ PASS - the total matches");
+ * verdict.kind === "verdict" ? verdict.status : "no verdict"; // "PASS"
+ * ```
+ */
 export type Verdict = ReadVerdict | UnreadableVerdict;
 
 /** A reason or a first line longer than this is cut. */

@@ -17,7 +17,21 @@ import { checkSqliteFile, realPath } from "../sqlite/file_check.ts";
 import type { TestCase } from "./case.ts";
 import type { CaseSession, CaseSetup } from "./evaluate.ts";
 
-/** One case's database copy. */
+/**
+ * One case's database copy.
+ *
+ * @example
+ * ```ts
+ * import { type AgentDbCopy, copyAgentDb } from "./agent_db.ts";
+ * import { openDatabase } from "../sqlite/database.ts";
+ * const copy: AgentDbCopy = copyAgentDb("examples/db_agent/users.db");
+ * // hand copy.dbPath to the agent; here we only read it
+ * const db = await openDatabase(copy.dbPath);
+ * db.query("SELECT count(*) AS n FROM users"); // [{ n: 4 }]
+ * db.close();
+ * copy.dispose();
+ * ```
+ */
 export interface AgentDbCopy {
   /** The copy's path: hand it to the agent. */
   readonly dbPath: string;
@@ -97,6 +111,17 @@ export function agentDbSetup(source: string): CaseSetup {
  * @returns the diff
  * @throws {SqliteOpenError} naming the agent's copy of `source` when the
  * agent left it unreadable (e.g. overwrote it with something else)
+ *
+ * @example
+ * ```ts
+ * import { copyAgentDb, diffAgentCopy } from "./agent_db.ts";
+ * const copy = copyAgentDb("examples/db_agent/users.db");
+ * // ... the agent runs against copy.dbPath (here it changes nothing) ...
+ * const diff = await diffAgentCopy("examples/db_agent/users.db", copy.dbPath);
+ * copy.dispose();
+ * diff.databases[0]?.status; // "unchanged"
+ * diff.databases[0]?.path; // "examples/db_agent/users.db" (not the temporary copy)
+ * ```
  */
 export async function diffAgentCopy(source: string, copy: string): Promise<DatabaseDiff> {
   let diff: DatabaseDiff;

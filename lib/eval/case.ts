@@ -5,14 +5,36 @@
  */
 import type { Row } from "./trace.ts";
 
-/** Hand-written expectations: `rows` (one result or several acceptable ones), or a stage name. */
+/**
+ * Hand-written expectations: `rows` (one result or several acceptable ones), or a stage name.
+ *
+ * @example
+ * ```ts
+ * import { acceptableResults } from "./cases.ts";
+ * import type { Expect } from "./case.ts";
+ * // either order of the two rows is right
+ * const expect: Expect = { rows: [[{ name: "alice" }, { name: "bob" }], [{ name: "bob" }, { name: "alice" }]] };
+ * acceptableResults(expect)?.length; // 2
+ * ```
+ */
 export interface Expect {
   /** One acceptable result (a list of rows) or several (a list of lists). */
   readonly rows?: readonly Row[] | readonly (readonly Row[])[];
   readonly [stageName: string]: unknown;
 }
 
-/** One test: a question and how to know the answer is right. */
+/**
+ * One test: a question and how to know the answer is right.
+ *
+ * @example
+ * ```ts
+ * import { parseCases } from "./cases.ts";
+ * import type { TestCase } from "./case.ts";
+ * const yaml = "- question: How many users?\n  reference_sql: SELECT count(*) FROM users\n";
+ * const [testCase]: TestCase[] = parseCases(yaml, "cases.yaml");
+ * testCase; // { id: "how-many-users", question: "How many users?", reference_sql: "SELECT count(*) FROM users", tags: [], ordered: false, precision: 2 }
+ * ```
+ */
 export interface TestCase {
   readonly id: string;
   readonly question: string;

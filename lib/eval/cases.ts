@@ -14,7 +14,21 @@ import type { Expect, TestCase } from "./case.ts";
 import { CaseProblem, type PathKey, readCase } from "./case_schema.ts";
 import type { Row } from "./trace.ts";
 
-/** A case as a user writes it in code: only `question` is needed. */
+/**
+ * A case as a user writes it in code: only `question` is needed.
+ *
+ * @example
+ * ```ts
+ * import { type CaseInput, defineCase } from "./cases.ts";
+ * const input: CaseInput = {
+ *   question: "Top 2 users by id?",
+ *   expect: { rows: [{ id: 4 }, { id: 3 }] },
+ *   ordered: true,
+ *   tags: ["easy"],
+ * };
+ * defineCase(input).id; // "top-2-users-by-id"
+ * ```
+ */
 export interface CaseInput {
   readonly question: string;
   readonly reference_sql?: string | undefined;

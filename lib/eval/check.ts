@@ -95,7 +95,30 @@ export interface CheckResult {
  */
 export type Judge = (prompt: string) => string | Promise<string>;
 
-/** What the harness knows beyond the trace and the case, for checks that need it. */
+/**
+ * What the harness knows beyond the trace and the case, for checks that need it.
+ *
+ * @example
+ * ```ts
+ * import { Check, type CheckContext, type CheckResult, FAIL, PASS, SKIP } from "./check.ts";
+ * import { defineCase } from "./cases.ts";
+ * import { Trace } from "./trace.ts";
+ * // Fails an answer that gives no number when the reference rows hold one.
+ * class MentionsCount extends Check {
+ *   readonly name = "mentions_count";
+ *   run(trace: Trace, _testCase: unknown, context: CheckContext): CheckResult {
+ *     const n = context.referenceRows?.[0]?.["n"];
+ *     if (n === undefined) return this.result("answer", SKIP, "no reference rows");
+ *     const answer = String(trace.lastOf("answer")?.output ?? "");
+ *     return this.result("answer", answer.includes(String(n)) ? PASS : FAIL);
+ *   }
+ * }
+ * const context: CheckContext = { referenceRows: [{ n: 4 }] };
+ * const testCase = defineCase({ question: "How many users?" });
+ * const trace = Trace.simple("How many users?", { answer: "4 users." });
+ * new MentionsCount().run(trace, testCase, context).status; // "PASS"
+ * ```
+ */
 export interface CheckContext {
   /** The rows of the case's reference_sql, when it has one and it ran. */
   readonly referenceRows?: readonly Row[];

@@ -20,13 +20,47 @@ import { agentDbSetup } from "./agent_db.ts";
 /**
  * A check as the harness accepts it: a {@link Check} from any copy of the
  * library, or anything with a string `name` and a `run` function.
+ *
+ * @example
+ * ```ts
+ * import { type CheckLike, evaluate } from "./evaluate.ts";
+ * import { Trace } from "./trace.ts";
+ * // a plain object works as a check: a name and a run function
+ * const politeAnswer: CheckLike = {
+ *   name: "polite",
+ *   run: (trace) => ({
+ *     stage: "answer",
+ *     status: String(trace.lastOf("answer")?.output).includes("please") ? "PASS" : "FAIL",
+ *     detail: "",
+ *   }),
+ * };
+ * const card = await evaluate(Trace.simple("Hi?", { answer: "Hello." }), { question: "Hi?" }, {
+ *   rules: [politeAnswer],
+ * });
+ * card.verdict; // "FAIL"
+ * ```
  */
 export interface CheckLike {
   readonly name: string;
   run(trace: Trace, testCase: TestCase, context: CheckContext): unknown;
 }
 
-/** What {@link evaluate} takes beside the trace and the case. */
+/**
+ * What {@link evaluate} takes beside the trace and the case.
+ *
+ * @example
+ * ```ts
+ * import { evaluate, type EvaluateOptions } from "./evaluate.ts";
+ * import { Trace } from "./trace.ts";
+ * import { ReadOnly } from "../../rules/read_only.ts";
+ * const options: EvaluateOptions = {
+ *   rules: [new ReadOnly()],
+ *   referenceRows: [{ total: 2 }],
+ * };
+ * const trace = Trace.simple("How many?", { sql: "SELECT 2 AS total", rows: [{ total: 2 }] });
+ * (await evaluate(trace, { question: "How many?" }, options)).verdict; // "PASS"
+ * ```
+ */
 export interface EvaluateOptions {
   /** Rules and custom checks to run after the built-in checks. */
   readonly rules?: readonly CheckLike[] | undefined;
@@ -145,7 +179,27 @@ function isTestCase(value: TestCase | CaseInput): value is TestCase {
  */
 export type Executor = (sql: string) => unknown;
 
-/** Per-case work around the agent call, e.g. a fresh database copy (--agent-db). */
+/**
+ * Per-case work around the agent call, e.g. a fresh database copy (--agent-db).
+ *
+ * @example
+ * ```ts
+ * import { type CaseSession, runCase } from "./evaluate.ts";
+ * import { defineCase } from "./cases.ts";
+ * let finished = false;
+ * const session: CaseSession = {
+ *   context: { dbPath: "/tmp/scratch.db" },
+ *   finish: () => {
+ *     finished = true; // e.g. remove the scratch database
+ *     return Promise.resolve();
+ *   },
+ * };
+ * await runCase(defineCase({ question: "Q" }), (_q, ctx) => ({ answer: String(ctx?.dbPath) }), {
+ *   setup: () => Promise.resolve(session),
+ * });
+ * finished; // true
+ * ```
+ */
 export interface CaseSession {
   /** What the agent gets as its second argument. */
   readonly context: AgentContext;
@@ -153,10 +207,39 @@ export interface CaseSession {
   finish(): Promise<{ readonly dbDiff?: DatabaseDiff | undefined } | void>;
 }
 
-/** Starts a {@link CaseSession} for a case. */
+/**
+ * Starts a {@link CaseSession} for a case.
+ *
+ * @example
+ * ```ts
+ * import { type CaseSetup, runCase } from "./evaluate.ts";
+ * import { defineCase } from "./cases.ts";
+ * // each case gets its own context, named after the case
+ * const setup: CaseSetup = (testCase) =>
+ *   Promise.resolve({ context: { dbPath: `/tmp/${testCase.id}.db` }, finish: () => Promise.resolve() });
+ * const card = await runCase(defineCase({ id: "c1", question: "Q" }), (_q, ctx) => ({
+ *   answer: String(ctx?.dbPath),
+ * }), { setup });
+ * card.verdict; // "PASS"
+ * ```
+ */
 export type CaseSetup = (testCase: TestCase) => Promise<CaseSession>;
 
-/** What {@link runCase} takes. */
+/**
+ * What {@link runCase} takes.
+ *
+ * @example
+ * ```ts
+ * import { runCase, type RunCaseOptions } from "./evaluate.ts";
+ * import { defineCase } from "./cases.ts";
+ * const options: RunCaseOptions = {
+ *   execute: (_sql) => [{ n: 2 }], // runs the reference SQL on your database
+ *   timeoutMs: 1_000,
+ * };
+ * const testCase = defineCase({ question: "How many?", reference_sql: "SELECT 2 AS n" });
+ * (await runCase(testCase, () => ({ rows: [{ n: 2 }], answer: "2" }), options)).verdict; // "PASS"
+ * ```
+ */
 export interface RunCaseOptions {
   /** Runs the reference SQL; needed when the case has reference_sql. */
   readonly execute?: Executor | undefined;
@@ -301,7 +384,19 @@ export async function runCase(
   });
 }
 
-/** What {@link checkQuestion} takes: {@link runCase}'s options but the setup. */
+/**
+ * What {@link checkQuestion} takes: {@link runCase}'s options but the setup.
+ *
+ * @example
+ * ```ts
+ * import { checkQuestion, type CheckQuestionOptions } from "./evaluate.ts";
+ * import { NoJoins } from "../../rules/no_joins.ts";
+ * const options: CheckQuestionOptions = { execute: () => [{ n: 1 }], rules: [new NoJoins()] };
+ * const agent = () => ({ sql: "SELECT 1 AS n FROM a JOIN b ON a.id = b.id", rows: [{ n: 1 }] });
+ * const card = await checkQuestion(agent, "How many?", "SELECT 1 AS n", options);
+ * card.verdict; // "FAIL"
+ * ```
+ */
 export type CheckQuestionOptions = Omit<RunCaseOptions, "setup">;
 
 /**

@@ -7,7 +7,23 @@ import { type CheckResult, ERROR, FAIL, PASS, SKIP, type Status } from "./check.
 import { Trace } from "./trace.ts";
 import type { DatabaseDiff } from "../diff/types.ts";
 
-/** What a scorecard is built from. */
+/**
+ * What a scorecard is built from.
+ *
+ * @example
+ * ```ts
+ * import { Scorecard, type ScorecardInput } from "./scorecard.ts";
+ * const input: ScorecardInput = {
+ *   id: "c1",
+ *   question: "How many orders?",
+ *   checks: [
+ *     { name: "no_error", stage: "answer", status: "PASS", detail: "" },
+ *     { name: "rows_match", stage: "execute", status: "FAIL", detail: "expected 2 rows, got 3" },
+ *   ],
+ * };
+ * new Scorecard(input).verdict; // "FAIL"
+ * ```
+ */
 export interface ScorecardInput {
   /** The question asked. */
   readonly question: string;

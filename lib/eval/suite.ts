@@ -39,7 +39,20 @@ export interface SuiteOptions extends RunCaseOptions {
     | undefined;
 }
 
-/** The result of one case in a suite. */
+/**
+ * The result of one case in a suite.
+ *
+ * @example
+ * ```ts
+ * import { type CaseResult, runSuite } from "./suite.ts";
+ * import { defineCase } from "./cases.ts";
+ * const cases = [defineCase({ id: "two", question: "1 + 1?", expect: { rows: [{ n: 2 }] } })];
+ * const result = await runSuite(cases, () => ({ rows: [{ n: 3 }] }));
+ * const first: CaseResult | undefined = result.cases[0];
+ * first?.verdict; // "FAIL"
+ * first?.failedStage; // "execute"
+ * ```
+ */
 export interface CaseResult {
   readonly id: string;
   readonly question: string;
@@ -56,7 +69,21 @@ export interface CaseResult {
   readonly scorecard: Scorecard;
 }
 
-/** Totals of a suite. */
+/**
+ * Totals of a suite.
+ *
+ * @example
+ * ```ts
+ * import { runSuite, type SuiteTotals } from "./suite.ts";
+ * import { defineCase } from "./cases.ts";
+ * const cases = [
+ *   defineCase({ id: "a", question: "1 + 1?", expect: { rows: [{ n: 2 }] } }),
+ *   defineCase({ id: "b", question: "2 + 2?", expect: { rows: [{ n: 4 }] } }),
+ * ];
+ * const totals: SuiteTotals = await runSuite(cases, () => ({ rows: [{ n: 2 }] }));
+ * [totals.total, totals.passed, totals.failed, totals.errors, totals.skipped]; // [2, 1, 1, 0, 0]
+ * ```
+ */
 export interface SuiteTotals {
   readonly total: number;
   readonly passed: number;

@@ -16,13 +16,42 @@ import type { SqliteRow } from "../sqlite/value.ts";
  */
 export const STAGE_KINDS = ["route", "plan", "retrieve", "generate", "execute", "answer"] as const;
 
-/** One of {@link STAGE_KINDS}. */
+/**
+ * One of {@link STAGE_KINDS}.
+ *
+ * @example
+ * ```ts
+ * import { type StageKind, Trace } from "./trace.ts";
+ * const trace = Trace.simple("How many?", { sql: "SELECT 2 AS n", rows: [{ n: 2 }], answer: "2" });
+ * const kinds: StageKind[] = trace.stages.map((s) => s.kind); // ["generate", "execute", "answer"]
+ * ```
+ */
 export type StageKind = typeof STAGE_KINDS[number];
 
-/** A row as an agent returns it: a plain object of column values. */
+/**
+ * A row as an agent returns it: a plain object of column values.
+ *
+ * @example
+ * ```ts
+ * import { type Row, Trace } from "./trace.ts";
+ * // rows as a driver returns them; any plain object of column values
+ * const rows: Row[] = [{ id: 1, created: new Date(0), tags: ["a", "b"] }];
+ * Trace.simple("Newest?", { rows }).lastOf("execute")?.rows?.length; // 1
+ * ```
+ */
 export type Row = SqliteRow | Record<string, unknown>;
 
-/** One step of a trace. `name` defaults to the kind. */
+/**
+ * One step of a trace. `name` defaults to the kind.
+ *
+ * @example
+ * ```ts
+ * import { type Stage, Trace } from "./trace.ts";
+ * const trace = new Trace("Which tables?", [{ kind: "retrieve", output: ["orders"] }]);
+ * const stage: Stage | undefined = trace.stage("retrieve");
+ * stage; // { kind: "retrieve", output: ["orders"], name: "retrieve" }
+ * ```
+ */
 export interface Stage {
   readonly kind: StageKind;
   readonly name: string;
@@ -34,7 +63,22 @@ export interface Stage {
   readonly error?: string;
 }
 
-/** A stage as a user writes it: `name` is optional. */
+/**
+ * A stage as a user writes it: `name` is optional.
+ *
+ * @example
+ * ```ts
+ * import { type StageInput, Trace } from "./trace.ts";
+ * const stages: StageInput[] = [
+ *   { kind: "retrieve", name: "schema_lookup", output: ["orders"] },
+ *   { kind: "generate", output: "SELECT count(*) AS n FROM orders" },
+ *   { kind: "execute", rows: [{ n: 3 }] },
+ *   { kind: "answer", output: "3 orders." },
+ * ];
+ * const trace = new Trace("How many orders?", stages);
+ * trace.stage("schema_lookup")?.output; // ["orders"]
+ * ```
+ */
 export interface StageInput {
   readonly kind: StageKind;
   readonly name?: string;
@@ -43,7 +87,16 @@ export interface StageInput {
   readonly error?: string;
 }
 
-/** What {@link Trace.simple} takes. */
+/**
+ * What {@link Trace.simple} takes.
+ *
+ * @example
+ * ```ts
+ * import { type SimpleTraceInput, Trace } from "./trace.ts";
+ * const input: SimpleTraceInput = { sql: "SELECT * FROM nope", error: "no such table: nope" };
+ * Trace.simple("Anything?", input).stages.map((s) => s.kind); // ["generate", "execute"]
+ * ```
+ */
 export interface SimpleTraceInput {
   readonly answer?: string;
   readonly sql?: string;

@@ -8,7 +8,17 @@ import * as fs from "node:fs";
 import { openDatabase } from "./database.ts";
 import { headerEncoding } from "./file_check.ts";
 
-/** One table, view or virtual table of a database. */
+/**
+ * One table, view or virtual table of a database.
+ *
+ * @example
+ * ```ts
+ * import { databaseInfo, type TableInfo } from "./info.ts";
+ * const info = await databaseInfo("examples/db_agent/users.db");
+ * const users: TableInfo | undefined = info.tables.find((t) => t.name === "users");
+ * users; // { name: "users", type: "table", rows: 4 }
+ * ```
+ */
 export interface TableInfo {
   readonly name: string;
   readonly type: "table" | "view" | "virtual";
@@ -16,7 +26,17 @@ export interface TableInfo {
   readonly rows: number | null;
 }
 
-/** A summary of one SQLite file. */
+/**
+ * A summary of one SQLite file.
+ *
+ * @example
+ * ```ts
+ * import { databaseInfo, type DatabaseInfo } from "./info.ts";
+ * const info: DatabaseInfo = await databaseInfo("examples/db_agent/users.db");
+ * info.encoding; // "UTF-8"
+ * info.tables.map((t) => t.name); // ["todos", "users"]
+ * ```
+ */
 export interface DatabaseInfo {
   readonly path: string;
   readonly sizeBytes: number;

@@ -9,10 +9,34 @@
  * A value as SQLite stores it: NULL, INTEGER (a `number` when it fits in
  * 2^53, else a `bigint`), REAL (`number`), TEXT (`string`) or BLOB
  * (`Uint8Array`).
+ *
+ * @example
+ * ```ts
+ * import { openMemoryDatabase } from "./database.ts";
+ * import type { SqliteValue } from "./value.ts";
+ * const db = await openMemoryDatabase();
+ * const [row] = db.query("SELECT NULL AS n, 1 AS i, 9007199254740993 AS big, 0.5 AS r, 'a' AS t, x'00' AS b");
+ * const values: SqliteValue[] = Object.values(row!);
+ * values.map((v) => v instanceof Uint8Array ? "blob" : v === null ? "null" : typeof v);
+ * // ["null", "number", "bigint", "number", "string", "blob"]
+ * db.close();
+ * ```
  */
 export type SqliteValue = null | number | bigint | string | Uint8Array;
 
-/** A row keyed by column name. */
+/**
+ * A row keyed by column name.
+ *
+ * @example
+ * ```ts
+ * import { openMemoryDatabase } from "./database.ts";
+ * import type { SqliteRow } from "./value.ts";
+ * const db = await openMemoryDatabase();
+ * const rows: SqliteRow[] = db.query("SELECT 1 AS id, 'alice' AS name");
+ * rows; // [{ id: 1, name: "alice" }]
+ * db.close();
+ * ```
+ */
 export type SqliteRow = Record<string, SqliteValue>;
 
 /** SQLite's storage classes in their sort order. */

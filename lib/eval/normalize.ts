@@ -148,7 +148,18 @@ function incrementDigits(digits: string): string {
   return "1" + out.join("");
 }
 
-/** A number written in a text, as {@link numbersInText} finds it. */
+/**
+ * A number written in a text, as {@link numbersInText} finds it.
+ *
+ * @example
+ * ```ts
+ * import { numbersInText, type TextNumber } from "./normalize.ts";
+ * const [found]: TextNumber[] = numbersInText("Sales fell by -1,234.5% last year.");
+ * found?.text; // "-1,234.5%"
+ * found?.value; // "-1234.5"
+ * found?.negative; // true
+ * ```
+ */
 export interface TextNumber {
   /** The number as written, e.g. `-1,234.5%`. */
   readonly text: string;

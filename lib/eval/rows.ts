@@ -23,7 +23,16 @@
  */
 import { normalizeNumber } from "./normalize.ts";
 
-/** How to compare, from the case. */
+/**
+ * How to compare, from the case.
+ *
+ * @example
+ * ```ts
+ * import { compareRows, type CompareRowsOptions } from "./rows.ts";
+ * const options: CompareRowsOptions = { ordered: false, precision: 1 };
+ * compareRows([{ avg: 3.04 }, { avg: 1.0 }], [{ avg: "1" }, { avg: 3.0 }], options); // true
+ * ```
+ */
 export interface CompareRowsOptions {
   /** Row order matters. Default false. */
   readonly ordered?: boolean;

@@ -8,7 +8,21 @@ import { PASS, type Status } from "./check.ts";
 import { caseProblems, type SuiteResult } from "./suite.ts";
 import { type RunFile, type RunFileCase, toRunFile } from "./run_file.ts";
 
-/** A case in both runs whose verdict changed. */
+/**
+ * A case in both runs whose verdict changed.
+ *
+ * @example
+ * ```ts
+ * import { diffRuns, type RunChange } from "./run_diff.ts";
+ * import { runSuite } from "./suite.ts";
+ * import { defineCase } from "./cases.ts";
+ * const cases = [defineCase({ id: "two", question: "1 + 1?", expect: { rows: [{ n: 2 }] } })];
+ * const before = await runSuite(cases, () => ({ rows: [{ n: 2 }] }));
+ * const after = await runSuite(cases, () => ({ rows: [{ n: 3 }] }));
+ * const [regression]: readonly RunChange[] = diffRuns(before, after).regressions;
+ * [regression?.id, regression?.before, regression?.after]; // ["two", "PASS", "FAIL"]
+ * ```
+ */
 export interface RunChange {
   readonly id: string;
   readonly before: Status;
@@ -17,7 +31,19 @@ export interface RunChange {
   readonly problems: readonly string[];
 }
 
-/** A case in only one of the runs. */
+/**
+ * A case in only one of the runs.
+ *
+ * @example
+ * ```ts
+ * import { diffRuns, type RunEntry } from "./run_diff.ts";
+ * import { runSuite } from "./suite.ts";
+ * import { defineCase } from "./cases.ts";
+ * const before = await runSuite([defineCase({ id: "a", question: "Hi?" })], () => "Hello");
+ * const after = await runSuite([defineCase({ id: "b", question: "Bye?" })], () => "Bye");
+ * const added: readonly RunEntry[] = diffRuns(before, after).added; // [{ id: "b", verdict: "PASS" }]
+ * ```
+ */
 export interface RunEntry {
   readonly id: string;
   readonly verdict: Status;

@@ -36,7 +36,19 @@ export const RUN_FORMAT = "dbagenteval-run";
  */
 export const RUN_FORMAT_VERSION = 1;
 
-/** One check's finding in a run file. */
+/**
+ * One check's finding in a run file.
+ *
+ * @example
+ * ```ts
+ * import { type RunFileCheck, toRunFile } from "./run_file.ts";
+ * import { runSuite } from "./suite.ts";
+ * import { defineCase } from "./cases.ts";
+ * const result = await runSuite([defineCase({ id: "a", question: "Hi?" })], () => "Hello");
+ * const check: RunFileCheck | undefined = toRunFile(result).cases[0]?.checks[0];
+ * check; // { stage: "answer", name: "no_error", status: "PASS", detail: "" }
+ * ```
+ */
 export interface RunFileCheck {
   readonly stage: string;
   readonly name: string;
@@ -44,7 +56,19 @@ export interface RunFileCheck {
   readonly detail: string;
 }
 
-/** One case in a run file. */
+/**
+ * One case in a run file.
+ *
+ * @example
+ * ```ts
+ * import { type RunFileCase, toRunFile } from "./run_file.ts";
+ * import { runSuite } from "./suite.ts";
+ * import { defineCase } from "./cases.ts";
+ * const result = await runSuite([defineCase({ id: "a", question: "Hi?" })], () => "Hello");
+ * const saved: RunFileCase | undefined = toRunFile(result).cases[0];
+ * [saved?.id, saved?.verdict, saved?.answer, saved?.sql]; // ["a", "PASS", "Hello", null]
+ * ```
+ */
 export interface RunFileCase {
   readonly id: string;
   readonly question: string;
@@ -65,7 +89,21 @@ export interface RunFileCase {
   readonly db_diff?: unknown;
 }
 
-/** A whole run, as `run --json` saves it. */
+/**
+ * A whole run, as `run --json` saves it.
+ *
+ * @example
+ * ```ts
+ * import { parseRunFile, type RunFile, toRunFile } from "./run_file.ts";
+ * import { runSuite } from "./suite.ts";
+ * import { defineCase } from "./cases.ts";
+ * const result = await runSuite([defineCase({ id: "a", question: "Hi?" })], () => "Hello");
+ * const json = JSON.stringify(toRunFile(result)); // what `run --json` saves
+ * const run: RunFile = parseRunFile(json, "run.json");
+ * run.format; // "dbagenteval-run"
+ * run.totals; // { total: 1, passed: 1, failed: 0, errors: 0, skipped: 0 }
+ * ```
+ */
 export interface RunFile {
   readonly format: typeof RUN_FORMAT;
   readonly version: number;

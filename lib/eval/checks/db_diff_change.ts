@@ -17,7 +17,26 @@ import type { TestCase } from "../case.ts";
 import type { Trace } from "../trace.ts";
 import { dbStage, droppedRows, missingDiff, oneLine } from "./_db_expect.ts";
 
-/** What the agent's changes are compared with. */
+/**
+ * What the agent's changes are compared with.
+ *
+ * @example
+ * ```ts
+ * import { DbDiffChange, type DbDiffChangeOptions } from "./db_diff_change.ts";
+ * import { diffSqliteDatabases } from "../../diff/diff_sqlite.ts";
+ * import { Trace } from "../trace.ts";
+ * import { defineCase } from "../cases.ts";
+ * // a saved reference diff (e.g. a run file's db_diff) instead of a reference agent
+ * const saved = await diffSqliteDatabases(null, "examples/db_agent/users.db");
+ * const options: DbDiffChangeOptions = { reference: saved };
+ * const check = new DbDiffChange({ rows: { added: { where: { role: "admin" } } } }, options);
+ * // the agent made exactly the reference's changes, so none is its own
+ * const result = await check.run(Trace.simple("Q", { answer: "done" }), defineCase({ question: "Q" }), {
+ *   dbDiff: saved,
+ * });
+ * [result].flat()[0]?.status; // "FAIL"
+ * ```
+ */
 export interface DbDiffChangeOptions {
   /**
    * A reference agent, run on its own fresh copy of the --agent-db file for

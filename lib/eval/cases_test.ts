@@ -9,22 +9,11 @@ import { acceptableResults, defineCase, loadCases, parseCases, slugify } from ".
 const dir = tempDir();
 after(() => dir.cleanup());
 
-const TUTORIAL = `- id: delivered-count
-  question: "How many orders are delivered?"
-  tags: [easy]
-  reference_sql: SELECT COUNT(*) FROM orders WHERE store_id = 's1' AND status = 'DELIVERED'
-
-- id: delivered-amount
-  question: "What is the total amount of delivered orders?"
-  tags: [easy, money]
-  reference_sql: SELECT SUM(amount) FROM orders WHERE store_id = 's1' AND status = 'DELIVERED'
-
-- id: delivered-count-fixed
-  question: "How many orders are delivered?"
-  tags: [easy]
-  expect:
-    rows: [{total: 2}]
-`;
+// The guide's cases file, as examples/tutorial/cases.yaml holds it.
+const TUTORIAL = fs.readFileSync(
+  new URL("../../examples/tutorial/cases.yaml", import.meta.url),
+  "utf8",
+);
 
 describe("parseCases()", () => {
   it("parseCases() reads the tutorial's cases file with defaults filled in", () => {

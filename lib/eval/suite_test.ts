@@ -1,28 +1,15 @@
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
+import * as fs from "node:fs";
 import type { CheckContext } from "./check.ts";
 import { defineCase, parseCases } from "./cases.ts";
 import { runSuite } from "./suite.ts";
 import { Trace } from "./trace.ts";
 import { UsageError } from "../errors.ts";
 
+// The guide's cases file, as examples/tutorial/cases.yaml holds it.
 const CASES = parseCases(
-  `- id: delivered-count
-  question: "How many orders are delivered?"
-  tags: [easy]
-  reference_sql: SELECT COUNT(*) FROM orders WHERE store_id = 's1' AND status = 'DELIVERED'
-
-- id: delivered-amount
-  question: "What is the total amount of delivered orders?"
-  tags: [easy, money]
-  reference_sql: SELECT SUM(amount) FROM orders WHERE store_id = 's1' AND status = 'DELIVERED'
-
-- id: delivered-count-fixed
-  question: "How many orders are delivered?"
-  tags: [easy]
-  expect:
-    rows: [{total: 2}]
-`,
+  fs.readFileSync(new URL("../../examples/tutorial/cases.yaml", import.meta.url), "utf8"),
   "cases.yaml",
 );
 

@@ -107,6 +107,7 @@ program.command("run")
   .option("--timeout <seconds>", "seconds a case may take before it is an ERROR", Number)
   .option("--json <file>", "save the full result as JSON (diff reads it)")
   .option("--md <file>", "save a short Markdown report")
+  .option("--verbose", "also print the number of judge calls on stderr")
   .action(async (cases, options) => {
     const { runCommand } = await import("./lib/cli/run.ts");
     process.exitCode = await runCommand(cases, options);

@@ -125,10 +125,21 @@ describe("dbagenteval run --judge", () => {
       ["answer", "faithful", "PASS", "The rows say 2000."],
       ["answer", "relevant", "PASS", "It gives the total."],
     ]);
+    // The spec's run output ends with the totals and first failing stages:
+    // the judge calls are counted in the run file and the report instead.
+    assert.doesNotMatch(r.stdout, /judge calls/);
+    assert.match(r.stdout, /first failing stage answer: 1\n$/);
     const saved = JSON.parse(fs.readFileSync(dir.file("out.json"), "utf8"));
     assert.equal(saved.judge_calls, 3);
     assert.ok(saved.cases[0].checks.some((c: SavedCheck) => c.name === "reference_rows"));
     assert.match(fs.readFileSync(dir.file("out.md"), "utf8"), /reference_answer/);
+  });
+
+  it("prints the number of judge calls on stderr with --verbose, and nowhere on stdout", () => {
+    const r = runCli([...BASE, "--judge", "shop.js:judge", "--verbose"], { cwd: dir.path });
+    assert.equal(r.code, 1, r.stderr);
+    assert.doesNotMatch(r.stdout, /judge calls/);
+    assert.match(r.stderr, /^judge calls: 3$/m);
   });
 
   for (const [limit, most] of [["1", 1], ["3", 3]] as const) {

@@ -38,6 +38,7 @@ export interface RunOptions {
   readonly timeout?: number;
   readonly json?: string;
   readonly md?: string;
+  readonly verbose?: boolean;
 }
 
 function parseTags(tags: string | undefined): string[] | undefined {
@@ -203,6 +204,8 @@ export async function runCommand(file: string, options: RunOptions): Promise<num
     };
     const result = await runSuite(cases, agent, suiteOptions).finally(() => progress.done());
     process.stdout.write(`${result.summary()}\n`);
+    // stdout is the spec's run output; what a run cost goes beside it.
+    if (options.verbose === true) process.stderr.write(`judge calls: ${result.judgeCalls}\n`);
     if (options.json !== undefined) {
       writeFile("--json", options.json, JSON.stringify(toRunFile(result), null, 2));
     }

@@ -121,14 +121,12 @@ export function caseProblems(
  * @param cases the case results, in file order
  * @param totals the totals
  * @param failuresByStage FAIL cases counted by first failing stage
- * @param judgeCalls calls made to the judge; a line is printed when there were any
  * @returns the text, without a final newline
  */
 export function suiteSummary(
   cases: readonly Pick<CaseResult, "id" | "verdict" | "error" | "failedStage" | "checks">[],
   totals: SuiteTotals,
   failuresByStage: Readonly<Record<string, number>>,
-  judgeCalls = 0,
 ): string {
   const lines: string[] = [];
   for (const c of cases) {
@@ -138,7 +136,7 @@ export function suiteSummary(
     for (const p of caseProblems(c)) lines.push(`      ${p.replaceAll("\n", "\n      ")}`);
   }
   lines.push("");
-  const pct = totals.total === 0 ? 0 : Math.round((100 * totals.passed) / totals.total);
+  const pct = totals.total === 0 ? 0 : roundHalfEven((100 * totals.passed) / totals.total);
   const skipped = totals.skipped > 0 ? `, ${totals.skipped} skipped` : "";
   lines.push(
     `${totals.passed} of ${totals.total} passed (${pct}%), ${totals.failed} failed, ${totals.errors} errors${skipped}`,
@@ -146,8 +144,20 @@ export function suiteSummary(
   for (const [stage, n] of Object.entries(failuresByStage)) {
     lines.push(`  first failing stage ${stage}: ${n}`);
   }
-  if (judgeCalls > 0) lines.push(`  judge calls: ${judgeCalls}`);
   return lines.join("\n");
+}
+
+/**
+ * Rounds to the nearest integer, ties to the even one, as Python's `round()`
+ * and `format(x, ".0f")` do: the run output prints `1 of 8 passed (12%)`,
+ * not 13%. A tie here is exact: 100 * passed / total is k + 0.5 only when the
+ * division is exact in binary.
+ */
+function roundHalfEven(x: number): number {
+  const floor = Math.floor(x);
+  const rest = x - floor;
+  if (rest !== 0.5) return Math.round(x);
+  return floor % 2 === 0 ? floor : floor + 1;
 }
 
 /**
@@ -210,12 +220,14 @@ export class SuiteResult implements SuiteTotals {
   }
 
   /**
-   * The run output exactly as the spec prints it.
+   * The run output exactly as the spec prints it. The number of judge calls
+   * is not in it: it is in the run file (`judge_calls`), the Markdown report
+   * and, with `run --verbose`, on stderr.
    *
    * @returns the text, without a final newline
    */
   summary(): string {
-    return suiteSummary(this.cases, this, this.failuresByStage, this.judgeCalls);
+    return suiteSummary(this.cases, this, this.failuresByStage);
   }
 }
 

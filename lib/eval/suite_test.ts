@@ -46,6 +46,31 @@ describe("runSuite()", () => {
     assert.deepEqual(result.failuresByStage, { execute: 1 });
   });
 
+  // Python's rounding, ties to even, as the spec's outputs print it.
+  const halves: [passed: number, total: number, percent: string][] = [
+    [1, 8, "12%"],
+    [3, 8, "38%"],
+    [5, 8, "62%"],
+    [7, 8, "88%"],
+    [1, 40, "2%"],
+    [3, 40, "8%"],
+    [1, 200, "0%"],
+    [3, 200, "2%"],
+    [2, 3, "67%"],
+    [1, 3, "33%"],
+  ];
+  for (const [passed, total, percent] of halves) {
+    it(`summary() prints ${passed} of ${total} passed as ${percent}, ties to even`, async () => {
+      const cases = Array.from(
+        { length: total },
+        (_, i) => defineCase({ id: `c${i}`, question: `${i}`, expect: { rows: [{ n: 1 }] } }),
+      );
+      const agent = (q: string) => ({ rows: [{ n: Number(q) < passed ? 1 : 2 }] });
+      const result = await runSuite(cases, agent, { concurrency: 8 });
+      assert.match(result.summary(), new RegExp(`^${passed} of ${total} passed \\(${percent}\\)`, "m"));
+    });
+  }
+
   it("runSuite() finishes a suite of misbehaving agents with three ERRORs and correct totals", async () => {
     const cases = parseCases(
       "- {id: throws, question: a}\n- {id: hangs, question: b}\n- {id: number, question: c}\n- {id: fine, question: d, expect: {rows: [{n: 1}]}}\n",

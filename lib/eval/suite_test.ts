@@ -67,7 +67,10 @@ describe("runSuite()", () => {
       );
       const agent = (q: string) => ({ rows: [{ n: Number(q) < passed ? 1 : 2 }] });
       const result = await runSuite(cases, agent, { concurrency: 8 });
-      assert.match(result.summary(), new RegExp(`^${passed} of ${total} passed \\(${percent}\\)`, "m"));
+      assert.match(
+        result.summary(),
+        new RegExp(`^${passed} of ${total} passed \\(${percent}\\)`, "m"),
+      );
     });
   }
 

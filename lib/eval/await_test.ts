@@ -5,8 +5,8 @@ import { describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import * as fs from "node:fs";
-import * as os from "node:os";
 import * as path from "node:path";
+import process from "node:process";
 import { fileURLToPath } from "node:url";
 
 const MOD = fileURLToPath(new URL("../../mod.ts", import.meta.url));

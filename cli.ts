@@ -65,6 +65,10 @@ db.command("diff")
     "--select <selector>",
     "a selector (file or inline JSON/YAML): exit 0 if it matches, 1 if not",
   )
+  .option(
+    "--missing-as-empty",
+    "a BEFORE or AFTER that does not exist is an empty side (every row added or removed), not an error",
+  )
   .action(async (before, after, options) => {
     const { dbDiffCommand } = await import("./lib/cli/db_diff.ts");
     process.exitCode = await dbDiffCommand(before, after, options);

@@ -7,12 +7,15 @@
 import * as fs from "node:fs";
 import { parse as parseYaml } from "yaml";
 import { SelectorError } from "../lib/errors.ts";
+import { readTextFile } from "../lib/read_text_file.ts";
 import { parseSelector } from "./match.ts";
 import type { Selector } from "./types.ts";
 
+// A path that exists and is not a folder is read as a file (a FIFO or a
+// device is refused by readTextFile rather than parsed as inline text).
 function isFile(path: string): boolean {
   try {
-    return fs.statSync(path).isFile();
+    return !fs.statSync(path).isDirectory();
   } catch {
     return false;
   }
@@ -60,7 +63,7 @@ export async function readSelector(fileOrInline: string): Promise<Selector> {
   let text = fileOrInline;
   if (fromFile) {
     try {
-      text = await fs.promises.readFile(fileOrInline, "utf8");
+      text = await readTextFile(fileOrInline);
     } catch (error) {
       throw new SelectorError(
         "",

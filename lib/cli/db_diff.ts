@@ -21,13 +21,18 @@ export interface DbDiffOptions {
   readonly table?: string[];
   readonly pattern?: string[];
   readonly select?: string;
+  /** A missing BEFORE or AFTER is an empty side (every row added or removed), not an error. */
+  readonly missingAsEmpty?: boolean;
 }
 
+// null when nothing is at the path; a path that is there but cannot be
+// looked at (a symlink loop, no permission) is a file, which opening reports.
 function isFolder(path: string): boolean | null {
   try {
     return fs.statSync(path).isDirectory();
-  } catch {
-    return null;
+  } catch (e) {
+    const code = (e as { code?: string }).code;
+    return code === "ENOENT" || code === "ENOTDIR" ? null : false;
   }
 }
 
@@ -48,6 +53,14 @@ export async function dbDiffCommand(
   const b = isFolder(after);
   if (a === null && b === null) {
     throw new UsageError(`Neither "${before}" nor "${after}" exists; check the paths`);
+  }
+  // A missing side means "no database there" only when asked for: named on
+  // the command line, it is more often a typo.
+  const missing = a === null ? before : b === null ? after : null;
+  if (missing !== null && options.missingAsEmpty !== true) {
+    throw new UsageError(
+      `Cannot open "${missing}": no such file or folder; check the path, or pass --missing-as-empty to diff against an empty side`,
+    );
   }
   const folders = a === true || b === true;
   if (folders && (a === false || b === false)) {

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import * as fs from "node:fs";
+import { readTextFile } from "../read_text_file.ts";
 import { diffFromJson } from "../diff/json.ts";
 import type { DatabaseDiff } from "../diff/types.ts";
 import { UsageError } from "../errors.ts";
@@ -25,13 +25,15 @@ export async function dbMatchCommand(diffPath: string, selector: string): Promis
   await readSelector(selector);
   let text: string;
   try {
-    text = await fs.promises.readFile(diffPath, "utf8");
+    text = await readTextFile(diffPath);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     const reason = code === "ENOENT"
       ? "no such file"
       : code === "EISDIR"
       ? "it is a folder"
+      : code === "ENOTREG"
+      ? (error as Error).message
       : (error as Error).message;
     throw new UsageError(
       `Cannot read the diff document "${diffPath}": ${reason}; write one with "dbagenteval db diff BEFORE AFTER --json FILE"`,

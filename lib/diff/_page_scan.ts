@@ -96,6 +96,8 @@ export async function scanPages(before: string, after: string): Promise<PageScan
   let scan: PageScan | null = null;
   try {
     if (walSize(before) > 0 || walSize(after) > 0) return null;
+    // Opening a FIFO would wait for a writer; SQLite's open reports it.
+    if (!fs.statSync(before).isFile() || !fs.statSync(after).isFile()) return null;
     a = fs.openSync(before, "r");
     b = fs.openSync(after, "r");
     const ha = header(a);

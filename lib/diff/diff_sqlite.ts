@@ -7,6 +7,7 @@ import * as fs from "node:fs";
 import * as nodePath from "node:path";
 import { type Database, openDatabase } from "../sqlite/database.ts";
 import { checkSqliteFile } from "../sqlite/file_check.ts";
+import { blameDamagedFile } from "../sqlite/damaged.ts";
 import { type DiffOptions, diffSettings } from "./options.ts";
 import { type PagePlan, pagePlan } from "./page_plan.ts";
 import { type PageScan, scanPages } from "./_page_scan.ts";
@@ -72,8 +73,11 @@ function exists(path: string | null): path is string {
   try {
     fs.statSync(path);
     return true;
-  } catch {
-    return false;
+  } catch (e) {
+    // Only a path with nothing there means "no database on this side": a
+    // symlink loop or a denied folder is there, and opening it says why not.
+    const code = (e as { code?: string }).code;
+    return code !== "ENOENT" && code !== "ENOTDIR";
   }
 }
 
@@ -150,6 +154,9 @@ export async function diffDatabasePair(pair: DatabasePair): Promise<DatabaseChan
       ? "changed"
       : "unchanged";
     return { ...base, status, tables, objects, skipped, error: null };
+  } catch (e) {
+    // SQLite's "malformed" names neither file: find the damaged one.
+    throw await blameDamagedFile(e, [before, after].filter((p) => p !== null));
   } finally {
     db?.close();
     // A scan still running when opening failed is finished, then closed.

@@ -251,11 +251,30 @@ export function pagePlan(
   sides: { before: SideSchema; after: SideSchema },
 ): PagePlan | null {
   try {
-    return plan(scan, sides);
+    const planned = plan(scan, sides);
+    if (planned === null) return null;
+    // A damaged page found later, planning one table, means compare it whole:
+    // SQLite then reports the damage, naming the file.
+    return {
+      table(name) {
+        try {
+          return planned.table(name);
+        } catch (e) {
+          if (damaged(e)) return null;
+          throw e;
+        }
+      },
+    };
   } catch (e) {
-    if (e instanceof Corrupt) return null;
+    if (damaged(e)) return null;
     throw e;
   }
+}
+
+// A corrupt page: our own checks, or a cell offset past the page's end (a
+// RangeError from Buffer's readers).
+function damaged(e: unknown): boolean {
+  return e instanceof Corrupt || e instanceof BigKey || e instanceof RangeError;
 }
 
 function plan(scan: PageScan, sides: { before: SideSchema; after: SideSchema }): PagePlan | null {

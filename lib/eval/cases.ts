@@ -6,10 +6,10 @@
  *
  * @module
  */
-import { readFile } from "node:fs/promises";
 import { isMap, isPair, isScalar, isSeq, LineCounter, parseDocument } from "yaml";
 import type { Document, Node as YamlNode } from "yaml";
 import { CasesFileError } from "../errors.ts";
+import { readTextFile } from "../read_text_file.ts";
 import type { Expect, TestCase } from "./case.ts";
 import { CaseProblem, type PathKey, readCase } from "./case_schema.ts";
 import type { Row } from "./trace.ts";
@@ -269,13 +269,15 @@ export function parseCases(text: string, fileName: string): TestCase[] {
 export async function loadCases(path: string): Promise<TestCase[]> {
   let text: string;
   try {
-    text = await readFile(path, "utf8");
+    text = await readTextFile(path);
   } catch (e) {
     const code = (e as { code?: string }).code;
     const why = code === "ENOENT"
       ? "no such file; check the path"
       : code === "EISDIR"
       ? "it is a folder, not a cases file"
+      : code === "ENOTREG"
+      ? (e as Error).message
       : `cannot read it (${e instanceof Error ? e.message : String(e)})`;
     throw new CasesFileError(path, {}, why);
   }

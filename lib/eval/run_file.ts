@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { readFile } from "node:fs/promises";
+import { readTextFile } from "../read_text_file.ts";
 import * as v from "valibot";
 import { UsageError } from "../errors.ts";
 import { VERSION } from "../version.ts";
@@ -297,13 +297,15 @@ export function parseRunFile(text: string, fileName: string): RunFile {
 export async function readRunFile(path: string): Promise<RunFile> {
   let content: string;
   try {
-    content = await readFile(path, "utf8");
+    content = await readTextFile(path);
   } catch (e) {
     const code = (e as { code?: string }).code;
     const why = code === "ENOENT"
       ? "no such file; check the path"
       : code === "EISDIR"
       ? "it is a folder, not a run file; give the file run --json wrote"
+      : code === "ENOTREG"
+      ? (e as Error).message
       : `cannot read it (${e instanceof Error ? e.message : String(e)})`;
     throw new UsageError(`${path}: ${why}`, { cause: e });
   }

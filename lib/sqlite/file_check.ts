@@ -6,6 +6,7 @@
  */
 import * as fs from "node:fs";
 import { SqliteOpenError } from "../errors.ts";
+import { specialFileKind } from "../read_text_file.ts";
 
 const MAGIC = "SQLite format 3\0";
 const ENCODINGS: Record<number, string> = { 1: "UTF-8", 2: "UTF-16le", 3: "UTF-16be" };
@@ -39,12 +40,12 @@ export function checkSqliteFile(path: string): void {
         { cause: e },
       );
     }
-    throw new SqliteOpenError(
-      path,
-      "unreadable",
-      `Cannot open "${path}": ${(e as Error).message}`,
-      { cause: e },
-    );
+    const why = code === "ELOOP"
+      ? "it is a loop of symbolic links; fix the link"
+      : code === "EACCES" || code === "EPERM"
+      ? "permission denied; check the permissions of the path"
+      : (e as Error).message;
+    throw new SqliteOpenError(path, "unreadable", `Cannot open "${path}": ${why}`, { cause: e });
   }
   if (stat.isDirectory()) {
     throw new SqliteOpenError(
@@ -52,6 +53,26 @@ export function checkSqliteFile(path: string): void {
       "directory",
       `Cannot open "${path}": it is a directory, not a SQLite file; pass a .db file inside it`,
     );
+  }
+  const kind = specialFileKind(stat);
+  if (kind !== undefined) {
+    throw new SqliteOpenError(
+      path,
+      "unreadable",
+      `Cannot open "${path}": it is ${kind}, not a regular file; SQLite needs a file it can read at any offset, so save it to a file first`,
+    );
+  }
+  // SQLite names the -wal and -journal after the real file, not a symlink.
+  const real = realPath(path);
+  for (const suffix of ["-wal", "-journal"]) {
+    const beside = besideKind(`${real}${suffix}`);
+    if (beside !== undefined) {
+      throw new SqliteOpenError(
+        path,
+        "unreadable",
+        `Cannot open "${path}": its "${real}${suffix}" is ${beside}, not a regular file; move it away or replace it with the real ${suffix} file`,
+      );
+    }
   }
   let head: Uint8Array;
   try {
@@ -97,8 +118,6 @@ export function checkSqliteFile(path: string): void {
       }, which the WASM build of SQLite cannot read; convert it with: sqlite3 "${path}" .dump | sqlite3 utf8.db`,
     );
   }
-  // SQLite names the -wal and -journal after the real file, not a symlink.
-  const real = realPath(path);
   const hasWal = fileSize(`${real}-wal`) > 0;
   if (!hasWal && countValid && stat.size < pages * pageSize) {
     throw new SqliteOpenError(
@@ -138,6 +157,8 @@ export function checkSqliteFile(path: string): void {
 export function isHotJournal(journal: string): boolean {
   let head: Uint8Array;
   try {
+    // Never open a FIFO: that waits for a writer. checkSqliteFile refuses one.
+    if (besideKind(journal) !== undefined) return false;
     head = readHead(journal, JOURNAL_MAGIC.length);
   } catch (e) {
     // Not there (or gone since SQLite looked: a writer finished), or a folder.
@@ -190,6 +211,17 @@ export function realPath(path: string): string {
     return fs.realpathSync(path);
   } catch {
     return path;
+  }
+}
+
+// What a file beside the database is when it is there and not a regular file
+// (a folder counts: SQLite cannot use one either, but ignores it as missing).
+function besideKind(path: string): string | undefined {
+  try {
+    const stat = fs.statSync(path);
+    return stat.isDirectory() ? undefined : specialFileKind(stat);
+  } catch {
+    return undefined;
   }
 }
 

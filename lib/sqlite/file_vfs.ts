@@ -177,6 +177,11 @@ function register(sqlite: Sqlite): void {
           if (!onDisk && (flags & OPEN_MAIN_DB) === 0) {
             return fail(CANTOPEN, `no such file: ${name}`);
           }
+          // Opening a FIFO for reading would wait for a writer: refuse
+          // anything but a regular file before opening it.
+          if (!fs.statSync(name).isFile()) {
+            return fail(CANTOPEN, `not a regular file: ${name}`);
+          }
           const fd = fs.openSync(name, "r");
           open = { kind: "disk", fd, size: fs.fstatSync(fd).size };
           outFlags = OPEN_READONLY;

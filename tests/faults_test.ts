@@ -1,0 +1,211 @@
+/**
+ * The fault suite: what a hostile user can hand the CLI (special files,
+ * corrupt databases, broken cases, selector and run files, misbehaving
+ * agents) and what the CLI promises back (docs/guarantees.md): it ends,
+ * within a time limit; bad input is exit 2 and one line on stderr that names
+ * the file (and line or JSON path), with no stack trace; no input file,
+ * folder or mtime changes; no temporary folder is left behind. Run against
+ * cli.ts, or the compiled binary with DBAGENTEVAL_BIN (tests/cli.ts).
+ *
+ * @module
+ */
+import { after, describe, it } from "node:test";
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import * as fs from "node:fs";
+import * as path from "node:path";
+import process from "node:process";
+import { cliCommand, ROOT } from "./cli.ts";
+import { makeDb, snapshotDir, tempDir } from "./fixtures.ts";
+
+const dir = tempDir("dbagenteval-faults-");
+after(() => dir.cleanup());
+
+/** Generous: a hang is what it catches, not slowness (2 cores, shared). */
+const TIME_LIMIT_MS = 90_000;
+
+/** The folder a case builds its inputs in, and helpers to build them. */
+interface Inputs {
+  readonly path: string;
+  file(name: string): string;
+  write(name: string, text: string | Uint8Array): string;
+  fifo(name: string): string;
+  db(name: string, sql: string): string;
+}
+
+interface FaultCase {
+  readonly name: string;
+  /** Builds the inputs and returns the CLI's arguments (run in the inputs folder). */
+  readonly args: (inputs: Inputs) => string[];
+  /** The exit code (2 unless said). */
+  readonly code?: number;
+  /** What the one line on stderr must say (exit 2), or stdout (other codes). */
+  readonly says: RegExp;
+}
+
+const SQL = "CREATE TABLE t(id INTEGER PRIMARY KEY, v TEXT); INSERT INTO t VALUES (1,'a'),(2,'b');";
+
+/** A 5,000-row table on 1 KiB pages, with its first interior page's first cell pointer past the page. */
+function corruptInteriorPage(inputs: Inputs, name: string): string {
+  const file = inputs.file(inputs.db(
+    `${name}.src`,
+    `PRAGMA page_size=1024; CREATE TABLE t(id INTEGER PRIMARY KEY, v TEXT);
+     WITH RECURSIVE c(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM c WHERE i < 5000)
+     INSERT INTO t SELECT i, printf('%080d', i) FROM c;`,
+  ));
+  const bytes = fs.readFileSync(file);
+  fs.rmSync(file);
+  for (let page = 2; page * 1024 <= bytes.length; page++) {
+    const at = (page - 1) * 1024;
+    if (bytes[at] === 0x05) {
+      bytes.writeUInt16BE(0xfff0, at + 12);
+      return inputs.write(name, bytes);
+    }
+  }
+  throw new Error("no interior page");
+}
+
+const cases: FaultCase[] = [
+  // Special files: opening a FIFO for reading waits for a writer.
+  {
+    name: "db info on a FIFO",
+    args: (i) => ["db", "info", i.fifo("p.db")],
+    says: /"p\.db": it is a FIFO/,
+  },
+  {
+    name: "db diff with a FIFO after",
+    args: (i) => ["db", "diff", i.db("a.db", SQL), i.fifo("p.db")],
+    says: /"p\.db": it is a FIFO/,
+  },
+  {
+    name: "db diff with a FIFO before",
+    args: (i) => ["db", "diff", i.fifo("p.db"), i.db("a.db", SQL)],
+    says: /"p\.db": it is a FIFO/,
+  },
+  {
+    name: "db info with a FIFO -wal beside a good database",
+    args: (i) => {
+      const db = i.db("a.db", SQL);
+      i.fifo("a.db-wal");
+      return ["db", "info", db];
+    },
+    says: /"a\.db": its ".*a\.db-wal" is a FIFO/,
+  },
+  {
+    name: "db diff with a FIFO -journal beside a good database",
+    args: (i) => {
+      const args = ["db", "diff", i.db("a.db", SQL), i.db("b.db", SQL)];
+      i.fifo("b.db-journal");
+      return args;
+    },
+    says: /"b\.db": its ".*b\.db-journal" is a FIFO/,
+  },
+  {
+    name: "db match on a FIFO diff document",
+    args: (i) => ["db", "match", i.fifo("diff.json"), '{"rows": {"added": "t"}}'],
+    says: /"diff\.json": it is a FIFO/,
+  },
+  {
+    name: "db match with a FIFO selector file",
+    args: (i) => ["db", "match", i.write("diff.json", "{}"), i.fifo("sel.yaml")],
+    says: /"sel\.yaml".*it is a FIFO/,
+  },
+  // Damaged databases: named, never a stack.
+  {
+    name: "db diff of a corrupt interior page against a good file",
+    args: (i) => ["db", "diff", corruptInteriorPage(i, "bad.db"), i.db("good.db", SQL)],
+    says: /"bad\.db": the file is damaged/,
+  },
+  {
+    name: "db diff of a good file against a corrupt interior page",
+    args: (i) => ["db", "diff", i.db("good.db", SQL), corruptInteriorPage(i, "bad.db")],
+    says: /"bad\.db": the file is damaged/,
+  },
+  // Paths on the command line.
+  {
+    name: "db diff with an after that does not exist",
+    args: (i) => ["db", "diff", i.db("a.db", SQL), "nosuch.db"],
+    says: /"nosuch\.db": no such file or folder; .*--missing-as-empty/,
+  },
+  {
+    name: "db diff with a symlink loop",
+    args: (i) => {
+      fs.symlinkSync("loop2", i.file("loop1"));
+      fs.symlinkSync("loop1", i.file("loop2"));
+      return ["db", "diff", i.db("a.db", SQL), "loop1"];
+    },
+    says: /"loop1": it is a loop of symbolic links/,
+  },
+  {
+    name: "db diff --missing-as-empty with an after that does not exist",
+    args: (i) => ["db", "diff", "--missing-as-empty", i.db("a.db", SQL), "nosuch.db"],
+    code: 0,
+    says: /^nosuch\.db: removed\n/,
+  },
+];
+
+function inputsIn(folder: string): Inputs {
+  fs.mkdirSync(folder, { recursive: true });
+  const file = (name: string): string => path.join(folder, name);
+  return {
+    path: folder,
+    file,
+    write: (name, text) => {
+      fs.writeFileSync(file(name), text);
+      return name;
+    },
+    fifo: (name) => {
+      const r = spawnSync("mkfifo", [file(name)]);
+      if (r.status !== 0) throw new Error(`mkfifo failed: ${r.stderr}`);
+      return name;
+    },
+    db: (name, sql) => {
+      makeDb(file(name), sql);
+      return name;
+    },
+  };
+}
+
+/** Every entry under a folder, recursively, with its bytes and mtime. */
+function snapshotTree(folder: string): Record<string, unknown> {
+  const out: Record<string, unknown> = { ".": snapshotDir(folder) };
+  for (const entry of fs.readdirSync(folder, { withFileTypes: true })) {
+    if (entry.isDirectory()) out[entry.name] = snapshotTree(path.join(folder, entry.name));
+  }
+  return out;
+}
+
+describe("the fault suite: each fault ends with its one line, touching nothing", () => {
+  cases.forEach((c, n) => {
+    it(`${c.name}: exit ${c.code ?? 2}`, () => {
+      const inputs = inputsIn(dir.file(`case${n}/in`));
+      const tmp = dir.file(`case${n}/tmp`);
+      fs.mkdirSync(tmp);
+      const args = c.args(inputs);
+      const before = snapshotTree(inputs.path);
+      const [cmd, ...pre] = cliCommand();
+      const r = spawnSync(cmd!, [...pre, ...args], {
+        cwd: inputs.path,
+        env: { ...process.env, NO_COLOR: "1", TMPDIR: tmp, TMP: tmp, TEMP: tmp },
+        encoding: "utf8",
+        input: "",
+        timeout: TIME_LIMIT_MS,
+        killSignal: "SIGKILL",
+      });
+      assert.equal(r.signal, null, `hung: killed after ${TIME_LIMIT_MS} ms`);
+      const stderr = r.stderr ?? "";
+      assert.equal(r.status, c.code ?? 2, `stdout: ${r.stdout}\nstderr: ${stderr}`);
+      assert.doesNotMatch(stderr, /\n\s+at |internal error/, "a stack trace");
+      if ((c.code ?? 2) === 2) {
+        assert.equal(stderr.trimEnd().split("\n").length, 1, `not one line: ${stderr}`);
+        assert.match(stderr, c.says);
+      } else {
+        assert.match(r.stdout, c.says);
+      }
+      assert.deepEqual(snapshotTree(inputs.path), before, "an input changed");
+      assert.deepEqual(fs.readdirSync(tmp), [], "a temporary file or folder was left behind");
+    });
+  });
+});
+
+export { ROOT };

@@ -9,6 +9,9 @@
 import { Command, CommanderError, InvalidArgumentError, Option } from "@commander-js/extra-typings";
 import process from "node:process";
 import { VERSION } from "./lib/version.ts";
+import { CLOSED_PIPE_EXIT, endQuietlyOnClosedPipe, isClosedPipe } from "./lib/cli/_closed_pipe.ts";
+
+endQuietlyOnClosedPipe();
 
 function integer(min: number) {
   return (value: string): number => {
@@ -129,7 +132,9 @@ program.command("diff")
 try {
   await program.parseAsync(process.argv);
 } catch (error) {
-  if (error instanceof CommanderError) {
+  if (isClosedPipe(error)) {
+    process.exit(CLOSED_PIPE_EXIT);
+  } else if (error instanceof CommanderError) {
     process.exitCode = error.exitCode === 0 ? 0 : 2;
   } else {
     const { reportError } = await import("./lib/cli/report_error.ts");

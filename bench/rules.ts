@@ -22,7 +22,7 @@ import {
   ReadOnly,
   TenantFilter,
 } from "../rules/mod.ts";
-import { loadParser } from "../rules/_parse.ts";
+import { loadDialect } from "../rules/_parse.ts";
 import type { Dialect } from "../rules/dialect.ts";
 import { median } from "./_measure.ts";
 
@@ -70,7 +70,7 @@ const runtime = "Bun" in globalThis
 console.log(`${runtime}, ${N} cases per dialect, query of ${SQL.length} characters`);
 for (const dialect of ["sqlite", "postgres", "mysql"] as const) {
   const loadStart = performance.now();
-  await loadParser(dialect);
+  await loadDialect(dialect);
   const load = performance.now() - loadStart;
   const sample = Trace.simple("q", { sql: SQL, rows: [{ total: 2000 }], answer: "2,000" });
   const statuses = (await Promise.all(rules(dialect).map((r) => r.run(sample, testCase, {}))))

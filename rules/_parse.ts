@@ -10,6 +10,8 @@
 import type { Trace } from "../lib/eval/trace.ts";
 import { scanSql } from "./_lex.ts";
 import { buildStatement } from "./_from_node_sql_parser.ts";
+import { buildPgStatement } from "./_from_pg_query.ts";
+import { loadPgQuery, pgParse, PgSyntaxError } from "./_pg_query.ts";
 import type { QueryModel } from "./query_model.ts";
 import { type Dialect, toDialect } from "./dialect.ts";
 
@@ -72,6 +74,17 @@ export class UnreadableSql extends Error {
 }
 
 /**
+ * Loads (once) what reads a dialect: PostgreSQL's own parser for `postgres`,
+ * node-sql-parser's build for the others.
+ *
+ * @param dialect the dialect
+ */
+export async function loadDialect(dialect: Dialect): Promise<void> {
+  if (dialect === "postgres") await loadPgQuery();
+  else await loadParser(dialect);
+}
+
+/**
  * Parses SQL text into the query model, without caching.
  *
  * @param sql the SQL text (one or more statements)
@@ -81,6 +94,7 @@ export class UnreadableSql extends Error {
  */
 export async function parseSqlModel(sql: string, dialect: Dialect | string): Promise<QueryModel> {
   const d = toDialect(dialect);
+  if (d === "postgres") return parsePostgres(sql);
   const parser = await loadParser(d);
   const scan = scanSql(sql, d);
   if (!scan.ok) throw new UnreadableSql(`cannot read the SQL safely: ${scan.problem}`);
@@ -102,6 +116,31 @@ export async function parseSqlModel(sql: string, dialect: Dialect | string): Pro
       })
     );
     return { dialect: d, statements };
+  } catch (e) {
+    throw new UnreadableSql(`cannot read the SQL: ${errorText(e)}`);
+  }
+}
+
+/**
+ * PostgreSQL's own grammar reads the text exactly as the server will, so no
+ * pre-scan is needed: strings, comments, dollar quotes and escapes are the
+ * server's.
+ */
+async function parsePostgres(sql: string): Promise<QueryModel> {
+  const wasm = await loadPgQuery();
+  if (sql.trim() === "") return { dialect: "postgres", statements: [] };
+  let stmts;
+  try {
+    stmts = pgParse(wasm, sql);
+  } catch (e) {
+    if (!(e instanceof PgSyntaxError)) throw e;
+    const before = sql.slice(0, e.position).split("\n");
+    const at = `line ${before.length}, column ${before.at(-1)!.length + 1}`;
+    throw new UnreadableSql(`cannot parse the SQL as postgres (${at}): ${e.message}`);
+  }
+  try {
+    const statements = stmts.map((s) => buildPgStatement(s.stmt));
+    return { dialect: "postgres", statements };
   } catch (e) {
     throw new UnreadableSql(`cannot read the SQL: ${errorText(e)}`);
   }

@@ -39,6 +39,12 @@ const READS_NAMED_TABLES: ReadonlySet<string> = new Set([
 ]);
 
 /**
+ * Statements that run code the rule cannot read: a `DO` block's body and a
+ * prepared statement's text are strings to the parser.
+ */
+const RUNS_HIDDEN_CODE: ReadonlySet<string> = new Set(["do", "execute"]);
+
+/**
  * What TenantFilter takes besides the column.
  *
  * @example
@@ -111,6 +117,9 @@ export class TenantFilter extends SqlRule {
         if (!this.#filtered(ref, statement)) unfiltered.push(ref.name);
       }
       for (const f of statement.functions) if (READS_NAMED_TABLES.has(f)) hidden.add(f);
+      for (const k of [statement.kind, ...statement.nested]) {
+        if (RUNS_HIDDEN_CODE.has(k)) hidden.add(k.toUpperCase());
+      }
     }
     const problems: string[] = [];
     if (unfiltered.length > 0) {

@@ -80,7 +80,7 @@ function pickTargets(names: readonly string[] | undefined): ReleaseTarget[] {
 }
 
 function compile(root: string, target: ReleaseTarget, outfile: string): void {
-  // The same bundle as `deno task build`, with the SQLite WebAssembly inside.
+  // The same bundle as `deno task build`, with the SQLite and PostgreSQL-parser WebAssembly inside.
   const args = [
     "build",
     "--compile",
@@ -89,6 +89,7 @@ function compile(root: string, target: ReleaseTarget, outfile: string): void {
     `--target=bun-${target.name}`,
     "cli.ts",
     "node_modules/@sqlite.org/sqlite-wasm/dist/sqlite3.wasm",
+    "node_modules/libpg-query/wasm/libpg-query.wasm",
     "--asset-naming=[name].[ext]",
     "--outfile",
     outfile,

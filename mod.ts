@@ -27,7 +27,13 @@ export { VERSION } from "./lib/version.ts";
 // SQLite engine (lib/sqlite)
 export { Database, openDatabase, openMemoryDatabase } from "./lib/sqlite/database.ts";
 export { type SqliteParams, Statement } from "./lib/sqlite/statement.ts";
-export { type Executor, type SqliteExecutor, sqliteExecutor } from "./lib/sqlite/executor.ts";
+export {
+  type Executor,
+  type SqliteExecutor,
+  sqliteExecutor,
+  type SqliteRows,
+} from "./lib/sqlite/executor.ts";
+export { type KeyedRows, rowKeys, rowObjects, type RowSet, toRowSet } from "./lib/row_set.ts";
 export { type DatabaseInfo, databaseInfo, type TableInfo } from "./lib/sqlite/info.ts";
 export { compareValues, sameValue, type SqliteRow, type SqliteValue } from "./lib/sqlite/value.ts";
 
@@ -114,7 +120,7 @@ export {
   type StageKind,
   Trace,
 } from "./lib/eval/trace.ts";
-export { type Agent, type AgentContext, checkRows, toTrace } from "./lib/eval/agent.ts";
+export { type Agent, type AgentContext, checkRows, readRows, toTrace } from "./lib/eval/agent.ts";
 export {
   acceptableResults,
   type CaseInput,
@@ -130,7 +136,12 @@ export {
   type TextNumber,
   textNumberValues,
 } from "./lib/eval/normalize.ts";
-export { compareRows, type CompareRowsOptions, matchesAny } from "./lib/eval/rows.ts";
+export {
+  type ComparableRows,
+  compareRows,
+  type CompareRowsOptions,
+  matchesAny,
+} from "./lib/eval/rows.ts";
 export { Scorecard, type ScorecardInput, verdictOf } from "./lib/eval/scorecard.ts";
 export {
   type CaseSession,

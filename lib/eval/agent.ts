@@ -8,6 +8,7 @@
  */
 import { TraceError } from "../errors.ts";
 import { jsonText, nameList } from "./_json.ts";
+import { isRowSet, type KeyedRows, readRowSet, rowKeys } from "../row_set.ts";
 import { type Row, STAGE_KINDS, type StageInput, type StageKind, Trace } from "./trace.ts";
 
 /**
@@ -46,7 +47,7 @@ export type Agent = (question: string, context: AgentContext) => unknown;
 export const ROWS_HINT =
   "your rows are arrays (tuples): turn each into an object with Object.fromEntries(columns.map((c, i) => [c, row[i]])), as in the executor example";
 
-const SIMPLE_KEYS = ["answer", "error", "rows", "sql"];
+const SIMPLE_KEYS = ["answer", "columns", "error", "rows", "sql"];
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return value !== null && typeof value === "object";
@@ -109,6 +110,73 @@ export function checkRows(rows: unknown, where: string): Row[] {
   return rows as Row[];
 }
 
+/**
+ * Reads rows in any of the forms an agent or an executor may give them, and
+ * keeps every column, also two of the same name:
+ *
+ * - a list of objects, `[{ n: 1 }]` (a list that also carries a `columns`
+ *   list of names matching its keys, as the SQLite executor returns, keeps
+ *   that list);
+ * - a row set, `{ columns: ["n", "n"], rows: [[1, 2]] }`;
+ * - a list of value lists, with `columns` given beside it (the `columns`
+ *   key of a reply or a stage).
+ *
+ * @param rows the rows
+ * @param where what the rows belong to, for the message, e.g. "rows"
+ * @param columns the column names given beside the rows, if any
+ * @returns the rows as objects, with the column list when a name repeats
+ * @throws {TraceError} naming the bad part, with the spec's hint for tuples
+ * @example
+ * ```ts
+ * import { readRows } from "./agent.ts";
+ * readRows({ columns: ["Name", "Name"], rows: [["Rock", "AC/DC"]] }, "rows");
+ * // { rows: [{ Name: "Rock", "Name (2)": "AC/DC" }], columns: ["Name", "Name"] }
+ * readRows([[1]], "rows", ["n"]).rows; // [{ n: 1 }]
+ * ```
+ */
+export function readRows(rows: unknown, where: string, columns?: unknown): KeyedRows {
+  try {
+    if (columns !== undefined && columns !== null) {
+      if (!Array.isArray(columns)) {
+        throw new TraceError(`columns must be a list of column names, got ${describe(columns)}`);
+      }
+      if (isRowSet(rows)) {
+        throw new TraceError(`give columns either beside ${where} or inside it, not both`);
+      }
+      if (!Array.isArray(rows)) {
+        throw new TraceError(
+          `${where} must be a list of value lists when columns is given, got ${describe(rows)}`,
+        );
+      }
+      return readRowSet({ columns, rows }, {
+        columns: where.replace(/rows$/, "columns"),
+        rows: where,
+      });
+    }
+    if (isRowSet(rows)) {
+      return readRowSet(rows, { columns: `${where}.columns`, rows: `${where}.rows` });
+    }
+  } catch (e) {
+    if (e instanceof TypeError) throw new TraceError(e.message);
+    throw e;
+  }
+  const objects = checkRows(rows, where);
+  const own = (rows as { columns?: unknown }).columns;
+  if (
+    Array.isArray(own) && own.every((c) => typeof c === "string") &&
+    new Set(own).size !== own.length && sameKeys(objects[0], rowKeys(own))
+  ) {
+    return { rows: objects, columns: [...own] };
+  }
+  return { rows: objects };
+}
+
+function sameKeys(row: object | undefined, keys: readonly string[]): boolean {
+  if (row === undefined) return true;
+  const have = Object.keys(row);
+  return have.length === keys.length && keys.every((k) => Object.hasOwn(row, k));
+}
+
 function optionalText(value: unknown, where: string): string | undefined {
   if (value === undefined || value === null) return undefined;
   if (typeof value !== "string") {
@@ -130,14 +198,15 @@ function readStage(raw: unknown, i: number): StageInput {
   }
   const name = optionalText(raw["name"], `${where}.name`);
   const error = optionalText(raw["error"], `${where}.error`);
-  const rows = raw["rows"] === undefined || raw["rows"] === null
+  const read = raw["rows"] === undefined || raw["rows"] === null
     ? undefined
-    : checkRows(raw["rows"], `${where}.rows`);
+    : readRows(raw["rows"], `${where}.rows`, raw["columns"]);
   return {
     kind: kind as StageKind,
     ...(name !== undefined ? { name } : {}),
     ...(raw["output"] !== undefined ? { output: raw["output"] } : {}),
-    ...(rows !== undefined ? { rows } : {}),
+    ...(read !== undefined ? { rows: read.rows } : {}),
+    ...(read?.columns !== undefined ? { columns: read.columns } : {}),
     ...(error !== undefined ? { error } : {}),
   };
 }
@@ -148,7 +217,9 @@ function readStage(raw: unknown, i: number): StageInput {
  * - a string: an answer-only trace;
  * - an object with `stages` (a Trace from any copy of the library, or a
  *   plain `{ question, stages }`): its stages, each checked;
- * - a plain `{ answer, sql, rows, error }`: as {@link Trace.simple}.
+ * - a plain `{ answer, sql, rows, error }`: as {@link Trace.simple}; rows
+ *   may also be `{ columns, rows }` with value lists, or value lists with a
+ *   `columns` key beside them (see {@link readRows}).
  *
  * @param question the question the agent was asked (used when the value has none)
  * @param value what the agent returned (already awaited)
@@ -189,13 +260,14 @@ export function toTrace(question: string, value: unknown): Trace {
   const answer = optionalText(value["answer"], "answer");
   const sql = optionalText(value["sql"], "sql");
   const error = optionalText(value["error"], "error");
-  const rows = value["rows"] === undefined || value["rows"] === null
+  const read = value["rows"] === undefined || value["rows"] === null
     ? undefined
-    : checkRows(value["rows"], "rows");
+    : readRows(value["rows"], "rows", value["columns"]);
   return Trace.simple(optionalText(value["question"], "question") ?? question, {
     ...(answer !== undefined ? { answer } : {}),
     ...(sql !== undefined ? { sql } : {}),
-    ...(rows !== undefined ? { rows } : {}),
+    ...(read !== undefined ? { rows: read.rows } : {}),
+    ...(read?.columns !== undefined ? { columns: read.columns } : {}),
     ...(error !== undefined ? { error } : {}),
   });
 }

@@ -1,7 +1,7 @@
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { TraceError } from "../errors.ts";
-import { toTrace } from "./agent.ts";
+import { readRows, toTrace } from "./agent.ts";
 import { Trace } from "./trace.ts";
 
 const Q = "How many orders are delivered?";
@@ -121,4 +121,91 @@ describe("toTrace()", () => {
       });
     });
   }
+});
+
+describe("readRows()", () => {
+  const read: [string, unknown, unknown, unknown][] = [
+    ["reads a list of objects as it is", [{ n: 1 }], undefined, { rows: [{ n: 1 }] }],
+    [
+      "reads a row set and keeps a repeated name",
+      { columns: ["Name", "Name"], rows: [["Rock", "AC/DC"]] },
+      undefined,
+      { rows: [{ Name: "Rock", "Name (2)": "AC/DC" }], columns: ["Name", "Name"] },
+    ],
+    [
+      "reads value lists with the columns given beside them",
+      [[1, 2]],
+      ["a", "b"],
+      { rows: [{ a: 1, b: 2 }] },
+    ],
+    [
+      "keeps the column list a list of objects carries (the SQLite executor's rows)",
+      Object.assign([{ n: 1, "n (2)": 2 }], { columns: ["n", "n"] }),
+      undefined,
+      { rows: [{ n: 1, "n (2)": 2 }], columns: ["n", "n"] },
+    ],
+    [
+      "ignores a carried column list that does not fit the keys (a driver's own result)",
+      Object.assign([{ n: 2 }], { columns: ["n", "n"] }),
+      undefined,
+      { rows: [{ n: 2 }] },
+    ],
+  ];
+  for (const [name, rows, columns, expected] of read) {
+    it(`readRows() ${name}`, () => {
+      const read = readRows(rows, "rows", columns);
+      const plain = { rows: [...read.rows], ...(read.columns ? { columns: read.columns } : {}) };
+      assert.deepEqual(plain, expected);
+    });
+  }
+
+  const refused: [string, unknown, unknown, string][] = [
+    [
+      "a row with too few values",
+      { columns: ["a", "b"], rows: [[1]] },
+      undefined,
+      "rows.rows[0] has 1 value(s) for 2 column(s)",
+    ],
+    [
+      "a column name that is not text",
+      [[1]],
+      [7],
+      "columns[0] must be a column name (text), got 7",
+    ],
+    [
+      "a row that is not a list",
+      { columns: ["a"], rows: [{ a: 1 }] },
+      undefined,
+      'rows.rows[0] must be a list of values in column order, like [1, "a"]',
+    ],
+    [
+      "columns that are not a list",
+      [[1]],
+      "a",
+      'columns must be a list of column names, got a string ("a")',
+    ],
+  ];
+  for (const [name, rows, columns, message] of refused) {
+    it(`readRows() refuses ${name}, naming it`, () => {
+      assert.throws(() => readRows(rows, "rows", columns), (e: unknown) => {
+        assert.ok(e instanceof TraceError);
+        assert.equal(e.message, message);
+        return true;
+      });
+    });
+  }
+
+  it("toTrace() reads a reply with columns beside value rows into an execute stage", () => {
+    const trace = toTrace("Q", { sql: "SELECT 1, 1", columns: ["x", "x"], rows: [[1, 2]] });
+    const stage = trace.lastOf("execute");
+    assert.deepEqual(stage?.rows, [{ x: 1, "x (2)": 2 }]);
+    assert.deepEqual(stage?.columns, ["x", "x"]);
+  });
+
+  it("toTrace() reads a stage whose rows are a row set", () => {
+    const trace = toTrace("Q", {
+      stages: [{ kind: "execute", rows: { columns: ["x", "x"], rows: [[1, 2]] } }],
+    });
+    assert.deepEqual(trace.lastOf("execute")?.columns, ["x", "x"]);
+  });
 });

@@ -122,6 +122,11 @@ export type Judge = (prompt: string) => string | Promise<string>;
 export interface CheckContext {
   /** The rows of the case's reference_sql, when it has one and it ran. */
   readonly referenceRows?: readonly Row[];
+  /**
+   * The reference rows' true column names, in order, when a name repeats
+   * (the rows then key the later ones `Name (2)`, ...).
+   */
+  readonly referenceColumns?: readonly string[];
   /** The judge, when the run has one. */
   readonly judge?: Judge;
   /** The diff of the agent's database copy, before and after, with --agent-db. */

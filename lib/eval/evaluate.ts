@@ -13,7 +13,7 @@ import { builtinChecks } from "./checks/builtin.ts";
 import { jsonText } from "./_json.ts";
 import { Scorecard } from "./scorecard.ts";
 import type { Row, Trace } from "./trace.ts";
-import { type Agent, type AgentContext, checkRows, toTrace } from "./agent.ts";
+import { type Agent, type AgentContext, readRows, toTrace } from "./agent.ts";
 import { UsageError } from "../errors.ts";
 import { agentDbSetup } from "./agent_db.ts";
 
@@ -68,6 +68,8 @@ export interface EvaluateOptions {
   readonly judge?: Judge | undefined;
   /** The rows of the case's reference SQL, when it ran. */
   readonly referenceRows?: readonly Row[] | undefined;
+  /** The reference rows' column names, when a name repeats (see {@link CheckContext}). */
+  readonly referenceColumns?: readonly string[] | undefined;
   /** The diff of the agent's database copy (--agent-db). */
   readonly dbDiff?: DatabaseDiff | undefined;
   /** The original --agent-db file, for checks that run a reference agent on their own copy. */
@@ -137,6 +139,9 @@ export async function evaluate(
   const c = isTestCase(testCase) ? testCase : defineCase(testCase);
   const context: CheckContext = {
     ...(options.referenceRows !== undefined ? { referenceRows: options.referenceRows } : {}),
+    ...(options.referenceColumns !== undefined
+      ? { referenceColumns: options.referenceColumns }
+      : {}),
     ...(options.judge !== undefined ? { judge: options.judge } : {}),
     ...(options.dbDiff !== undefined ? { dbDiff: options.dbDiff } : {}),
     ...(options.agentDb !== undefined ? { agentDb: options.agentDb } : {}),
@@ -174,8 +179,9 @@ function isTestCase(value: TestCase | CaseInput): value is TestCase {
 }
 
 /**
- * Runs SQL on your database and returns the rows as a list of objects, or a
- * Promise of them.
+ * Runs SQL on your database and returns the rows as a list of objects, or as
+ * `{ columns, rows }` with each row a list of values in column order (which
+ * keeps two columns of the same name), or a Promise of either.
  */
 export type Executor = (sql: string) => unknown;
 
@@ -358,13 +364,16 @@ export async function runCase(
     return errorCard(message(e));
   }
   let referenceRows: Row[] | undefined;
+  let referenceColumns: readonly string[] | undefined;
   let error: string | undefined;
   if (referenceOutcome !== undefined) {
     if (!referenceOutcome.ok) {
       error = `the reference SQL failed to run: ${raised(referenceOutcome.error)}`;
     } else {
       try {
-        referenceRows = checkRows(referenceOutcome.value, "the executor's rows");
+        const read = readRows(referenceOutcome.value, "the executor's rows");
+        referenceRows = read.rows;
+        referenceColumns = read.columns;
       } catch (e) {
         error = `the reference SQL gave no usable rows: ${message(e)}`;
       }
@@ -378,6 +387,7 @@ export async function runCase(
     rules: options.rules,
     judge: options.judge,
     referenceRows,
+    referenceColumns,
     dbDiff,
     agentDb: options.agentDb,
     error,

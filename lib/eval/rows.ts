@@ -13,6 +13,14 @@
  * - text that only looks like a number stays text: "01234" is not 1234;
  * - rows are multisets: duplicates count, and the row counts must be equal.
  *
+ * Either side may be a list of objects or a {@link RowSet} (a column list and
+ * positional values), which keeps two columns of the same name: expected
+ * `SELECT T2.Name, T3.Name` has two `Name` columns, and an actual result with
+ * one `Name` column cannot cover both, so it does not match. A name that
+ * repeats pairs with the same-named columns on the other side in whichever
+ * order makes the rows equal, so `T3.Name, T2.Name` matches `T2.Name,
+ * T3.Name`.
+ *
  * Worked example of the pairing: expected `[{n: 2, name: "a"}]`, actual
  * `[{name: "a", total: 2, extra: 9}]`. `name` pairs by name. `n` has no
  * same-name column, so it tries the unpaired actual columns `total` and
@@ -21,6 +29,7 @@
  *
  * @module
  */
+import { isRowSet, type RowSet, toRowSet } from "../row_set.ts";
 import { normalizeNumber } from "./normalize.ts";
 
 /**
@@ -39,6 +48,19 @@ export interface CompareRowsOptions {
   /** Decimal places numbers are rounded to. Default 2. */
   readonly precision?: number;
 }
+
+/**
+ * Rows as the comparison takes them: a list of objects, or a {@link RowSet}
+ * (column list and positional values, duplicate names kept).
+ *
+ * @example
+ * ```ts
+ * import { compareRows, type ComparableRows } from "./rows.ts";
+ * const reference: ComparableRows = { columns: ["Name", "Name"], rows: [["Rock", "AC/DC"]] };
+ * compareRows([{ Name: "AC/DC" }], reference); // false: one column cannot be both
+ * ```
+ */
+export type ComparableRows = readonly object[] | RowSet;
 
 type Cells = readonly string[];
 
@@ -66,16 +88,6 @@ export function cellKey(value: unknown, precision: number): string {
   return `t${String(value)}`;
 }
 
-function columnsOf(rows: readonly object[]): string[] {
-  const seen = new Set<string>();
-  for (const row of rows) for (const key of Object.keys(row)) seen.add(key);
-  return [...seen];
-}
-
-function columnKeys(rows: readonly object[], column: string, precision: number): Cells {
-  return rows.map((row) => cellKey((row as Record<string, unknown>)[column], precision));
-}
-
 function sameMultiset(a: Cells, b: Cells): boolean {
   if (a.length !== b.length) return false;
   const counts = new Map<string, number>();
@@ -88,26 +100,55 @@ function sameMultiset(a: Cells, b: Cells): boolean {
   return true;
 }
 
-/** Pairs same-name columns: exact names first, then names equal ignoring case. */
-function pairByName(expected: string[], actual: string[]): Map<string, string> {
-  const pairs = new Map<string, string>();
-  const free = new Set(actual);
-  for (const e of expected) {
-    if (free.has(e)) {
-      pairs.set(e, e);
-      free.delete(e);
-    }
+function indexBy(names: readonly string[], key: (name: string) => string): Map<string, number[]> {
+  const groups = new Map<string, number[]>();
+  names.forEach((name, i) => {
+    const k = key(name);
+    const list = groups.get(k);
+    if (list === undefined) groups.set(k, [i]);
+    else list.push(i);
+  });
+  return groups;
+}
+
+/**
+ * Which actual columns each expected column may pair with, by name: the
+ * same-named actual columns (exact names first, then ignoring case), or
+ * the actual columns no expected name claims. When a name repeats more
+ * often on the expected side than on the actual side, the surplus may also
+ * take an unclaimed column.
+ */
+function nameCandidates(expected: readonly string[], actual: readonly string[]): number[][] {
+  const candidates: number[][] = expected.map(() => []);
+  const groups: [readonly number[], readonly number[]][] = [];
+  const claimed = new Set<number>();
+  const pair = (es: readonly number[], as: readonly number[]): void => {
+    for (const a of as) claimed.add(a);
+    groups.push([es, as]);
+  };
+  const exact = indexBy(actual, (n) => n);
+  const left: number[] = [];
+  for (const [name, es] of indexBy(expected, (n) => n)) {
+    const as = exact.get(name);
+    if (as === undefined) left.push(...es);
+    else pair(es, as);
   }
-  for (const e of expected) {
-    if (pairs.has(e)) continue;
-    const lower = e.toLowerCase();
-    const a = [...free].find((c) => c.toLowerCase() === lower);
-    if (a !== undefined) {
-      pairs.set(e, a);
-      free.delete(a);
-    }
+  const folded = indexBy(actual, (n) => n.toLowerCase());
+  const loose: number[] = [];
+  for (const [name, positions] of indexBy(left.map((e) => expected[e]!), (n) => n.toLowerCase())) {
+    const es = positions.map((p) => left[p]!);
+    const as = (folded.get(name) ?? []).filter((a) => !claimed.has(a));
+    if (as.length === 0) loose.push(...es);
+    else pair(es, as);
   }
-  return pairs;
+  const free = actual.map((_, i) => i).filter((i) => !claimed.has(i));
+  for (const e of loose) candidates[e] = free;
+  for (const [es, as] of groups) {
+    // A name repeated more often on the expected side may also use free columns.
+    const list = as.length < es.length ? [...as, ...free] : [...as];
+    for (const e of es) candidates[e] = list;
+  }
+  return candidates;
 }
 
 function rowsEqual(
@@ -120,11 +161,19 @@ function rowsEqual(
   return sameMultiset(actual.map(join), expected.map(join));
 }
 
+function columnCells(set: RowSet, precision: number): Cells[] {
+  return set.columns.map((_, c) => set.rows.map((row) => cellKey(row[c], precision)));
+}
+
+function asRowSet(rows: ComparableRows): RowSet {
+  return isRowSet(rows) ? rows : toRowSet(rows as readonly object[]);
+}
+
 /**
  * True when the agent's rows are the expected rows, as the spec's "How rows
  * are compared" says (see the module documentation).
  *
- * @param actual the agent's rows
+ * @param actual the agent's rows (objects, or a column list and positional rows)
  * @param expected the correct rows (from expect.rows or the reference SQL)
  * @param options `ordered` and `precision` from the case
  * @returns whether they match
@@ -134,80 +183,65 @@ function rowsEqual(
  * compareRows([{ total: 2.0, store: "s1" }], [{ count: "2.00" }]); // true
  * compareRows([{ zip: 1234 }], [{ zip: "01234" }]); // false
  * compareRows([{ n: 1 }, { n: 2 }], [{ n: 2 }, { n: 1 }], { ordered: true }); // false
+ * compareRows({ columns: ["Name", "Name"], rows: [["b", "a"]] }, { columns: ["Name", "Name"], rows: [["a", "b"]] }); // true
  * ```
  */
 export function compareRows(
-  actual: readonly object[],
-  expected: readonly object[],
+  actual: ComparableRows,
+  expected: ComparableRows,
   options: CompareRowsOptions = {},
 ): boolean {
-  if (actual.length !== expected.length) return false;
-  if (expected.length === 0) return true;
+  const got = asRowSet(actual);
+  const want = asRowSet(expected);
+  if (got.rows.length !== want.rows.length) return false;
+  if (want.rows.length === 0) return true;
   const precision = options.precision ?? 2;
   const ordered = options.ordered ?? false;
-  const expectedColumns = columnsOf(expected);
-  const actualColumns = columnsOf(actual);
-  if (expectedColumns.length > actualColumns.length) return false;
+  if (want.columns.length > got.columns.length) return false;
 
-  const byName = pairByName(expectedColumns, actualColumns);
-  const expectedCells = new Map(
-    expectedColumns.map((c) => [c, columnKeys(expected, c, precision)]),
-  );
-  const actualCells = new Map(actualColumns.map((c) => [c, columnKeys(actual, c, precision)]));
+  const expectedCells = columnCells(want, precision);
+  const actualCells = columnCells(got, precision);
+  const sameColumn = (e: Cells, a: Cells): boolean =>
+    ordered ? e.every((k, i) => k === a[i]) : sameMultiset(e, a);
 
-  // Named pairs must hold column by column (as multisets, or in order).
-  for (const [e, a] of byName) {
-    const ek = expectedCells.get(e)!;
-    const ak = actualCells.get(a)!;
-    if (ordered ? ek.some((k, i) => k !== ak[i]) : !sameMultiset(ek, ak)) return false;
-  }
-
-  // Candidates for the other expected columns: unpaired actual columns with
-  // the same values as a multiset (a necessary condition, cheap to test).
-  const used = new Set(byName.values());
-  const unpaired = expectedColumns.filter((c) => !byName.has(c));
-  const freeActual = actualColumns.filter((c) => !used.has(c));
-  const candidates = unpaired.map((e) =>
-    freeActual.filter((a) => sameMultiset(expectedCells.get(e)!, actualCells.get(a)!))
+  // Candidates: columns allowed by name whose values agree column by column
+  // (a necessary condition, cheap to test).
+  const candidates = nameCandidates(want.columns, got.columns).map((list, e) =>
+    list.filter((a) => sameColumn(expectedCells[e]!, actualCells[a]!))
   );
   if (candidates.some((c) => c.length === 0)) return false;
 
-  const expectedRows = rowsOf(
-    expectedColumns.length,
-    expected.length,
-    (i) => expectedCells.get(expectedColumns[i]!)!,
+  const expectedRows = rowsOf(expectedCells, want.rows.length);
+  // Most constrained first: forced pairs (one candidate) cost nothing.
+  const order = want.columns.map((_, i) => i).sort((x, y) =>
+    candidates[x]!.length - candidates[y]!.length
   );
-  const mapping = expectedColumns.map((e) => byName.get(e));
-  const taken = new Set(used);
+  const mapping: number[] = want.columns.map(() => -1);
+  const taken = new Set<number>();
   let budget = 10_000; // pairings tried; only pathological column sets get near it
 
   const search = (k: number): boolean => {
-    if (k === unpaired.length) {
+    if (k === order.length) {
       budget--;
-      const actualRows = rowsOf(
-        mapping.length,
-        actual.length,
-        (i) => actualCells.get(mapping[i]!)!,
-      );
+      const actualRows = rowsOf(mapping.map((a) => actualCells[a]!), got.rows.length);
       return rowsEqual(actualRows, expectedRows, ordered);
     }
-    const slot = expectedColumns.indexOf(unpaired[k]!);
-    for (const a of candidates[k]!) {
+    const slot = order[k]!;
+    for (const a of candidates[slot]!) {
       if (taken.has(a) || budget <= 0) continue;
       taken.add(a);
       mapping[slot] = a;
       if (search(k + 1)) return true;
       taken.delete(a);
     }
-    mapping[slot] = undefined;
+    mapping[slot] = -1;
     return false;
   };
   return search(0);
 }
 
 /** Transposes per-column keys into per-row keys. */
-function rowsOf(columns: number, rows: number, column: (i: number) => Cells): Cells[] {
-  const cols = Array.from({ length: columns }, (_, i) => column(i));
+function rowsOf(cols: readonly Cells[], rows: number): Cells[] {
   return Array.from({ length: rows }, (_, r) => cols.map((c) => c[r]!));
 }
 
@@ -225,8 +259,8 @@ function rowsOf(columns: number, rows: number, column: (i: number) => Cells): Ce
  * ```
  */
 export function matchesAny(
-  actual: readonly object[],
-  acceptable: readonly (readonly object[])[],
+  actual: ComparableRows,
+  acceptable: readonly ComparableRows[],
   options: CompareRowsOptions = {},
 ): boolean {
   return acceptable.some((rows) => compareRows(actual, rows, options));

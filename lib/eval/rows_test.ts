@@ -1,6 +1,7 @@
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
-import { compareRows, matchesAny } from "./rows.ts";
+import { type ComparableRows, compareRows, matchesAny } from "./rows.ts";
+import type { RowSet } from "../row_set.ts";
 
 type Rows = Record<string, unknown>[];
 
@@ -161,6 +162,88 @@ describe("matchesAny()", () => {
   for (const [name, actual, results, expected] of cases) {
     it(`matchesAny() ${name}`, () => {
       assert.equal(matchesAny(actual, results), expected);
+    });
+  }
+});
+
+describe("compareRows() with repeated column names", () => {
+  // SELECT T2.Name, T3.Name ... : two columns called Name.
+  const both: RowSet = { columns: ["Name", "Name"], rows: [["Rock", "AC/DC"], ["Jazz", "Miles"]] };
+  const cases: [string, ComparableRows, ComparableRows, { ordered?: boolean }, boolean][] = [
+    [
+      "refuses one Name column against a reference with two (the false PASS of keyed objects)",
+      { columns: ["Name"], rows: [["AC/DC"], ["Miles"]] },
+      both,
+      {},
+      false,
+    ],
+    [
+      "refuses one Name column given as objects against two",
+      [{ Name: "AC/DC" }, { Name: "Miles" }],
+      both,
+      {},
+      false,
+    ],
+    [
+      "matches the two Name columns swapped",
+      { columns: ["Name", "Name"], rows: [["AC/DC", "Rock"], ["Miles", "Jazz"]] },
+      both,
+      {},
+      true,
+    ],
+    [
+      "matches the two Name columns swapped with row order kept",
+      { columns: ["Name", "Name"], rows: [["AC/DC", "Rock"], ["Miles", "Jazz"]] },
+      both,
+      { ordered: true },
+      true,
+    ],
+    [
+      "refuses two Name columns whose values are crossed between rows",
+      { columns: ["Name", "Name"], rows: [["Rock", "Miles"], ["Jazz", "AC/DC"]] },
+      both,
+      {},
+      false,
+    ],
+    [
+      "allows a repeated column the reference does not have",
+      { columns: ["Name", "Name"], rows: [["Rock", "AC/DC"], ["Jazz", "Miles"]] },
+      [{ Name: "AC/DC" }, { Name: "Miles" }],
+      {},
+      true,
+    ],
+    [
+      "pairs the surplus repeated name with a differently named column",
+      { columns: ["Name", "Artist"], rows: [["Rock", "AC/DC"], ["Jazz", "Miles"]] },
+      both,
+      {},
+      true,
+    ],
+    [
+      "reads the keyed objects of a row set (Name (2)) as another column",
+      [{ Name: "Rock", "Name (2)": "AC/DC" }, { Name: "Jazz", "Name (2)": "Miles" }],
+      both,
+      {},
+      true,
+    ],
+    [
+      "keeps forcing a same-name pair when names do not repeat",
+      { columns: ["a", "b"], rows: [[1, 2]] },
+      { columns: ["a", "b"], rows: [[2, 1]] },
+      {},
+      false,
+    ],
+    [
+      "pairs two case-variant expected names with one same-name column and a free one",
+      [{ Name: 1, other: 2 }],
+      [{ name: 1, NAME: 2 }],
+      {},
+      true,
+    ],
+  ];
+  for (const [name, actual, expected, options, result] of cases) {
+    it(`compareRows() ${name}`, () => {
+      assert.equal(compareRows(actual, expected, options), result);
     });
   }
 });

@@ -59,6 +59,11 @@ export interface Stage {
   readonly output?: unknown;
   /** For execute: the rows the SQL returned. */
   readonly rows?: readonly Row[];
+  /**
+   * For execute: the true column names, in order, when a name repeats (the
+   * rows then key the later ones `Name (2)`, ...; see lib/row_set.ts).
+   */
+  readonly columns?: readonly string[];
   /** The error text, when the stage failed. */
   readonly error?: string;
 }
@@ -84,6 +89,8 @@ export interface StageInput {
   readonly name?: string;
   readonly output?: unknown;
   readonly rows?: readonly Row[];
+  /** The true column names when a name repeats; see {@link Stage.columns}. */
+  readonly columns?: readonly string[];
   readonly error?: string;
 }
 
@@ -101,6 +108,8 @@ export interface SimpleTraceInput {
   readonly answer?: string;
   readonly sql?: string;
   readonly rows?: readonly Row[];
+  /** The true column names when a name repeats; see {@link Stage.columns}. */
+  readonly columns?: readonly string[];
   readonly error?: string;
 }
 
@@ -144,6 +153,9 @@ export class Trace {
       stages.push({
         kind: "execute",
         ...(input.rows !== undefined ? { rows: input.rows } : {}),
+        ...(input.rows !== undefined && input.columns !== undefined
+          ? { columns: input.columns }
+          : {}),
         ...(input.error !== undefined ? { error: input.error } : {}),
       });
     } else if (input.error !== undefined) {

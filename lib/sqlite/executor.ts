@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { rowKeys } from "../row_set.ts";
 import { type Database, openDatabase } from "./database.ts";
 import type { SqliteRow } from "./value.ts";
 
@@ -21,6 +22,24 @@ import type { SqliteRow } from "./value.ts";
 export type Executor = (sql: string) => Promise<SqliteRow[]>;
 
 /**
+ * Rows as objects that also carry their column list, in order: a repeated
+ * column name keys its later columns `Name (2)`, `Name (3)`, ... and
+ * `columns` keeps the true names, so the row comparison sees both columns.
+ * `columns` is not enumerable: the rows print and compare as a plain list.
+ *
+ * @example
+ * ```ts
+ * import { type SqliteRows, sqliteExecutor } from "../../mod.ts";
+ * const execute = sqliteExecutor("examples/chinook/Chinook_Sqlite.sqlite");
+ * const rows: SqliteRows = await execute("SELECT 'a' AS Name, 'b' AS Name");
+ * rows; // [{ Name: "a", "Name (2)": "b" }]
+ * rows.columns; // ["Name", "Name"]
+ * execute.close();
+ * ```
+ */
+export type SqliteRows = SqliteRow[] & { readonly columns: readonly string[] };
+
+/**
  * An executor over one file, with a way to release the file.
  *
  * @example
@@ -32,6 +51,8 @@ export type Executor = (sql: string) => Promise<SqliteRow[]>;
  * ```
  */
 export interface SqliteExecutor extends Executor {
+  /** Runs one statement; the rows carry their column list. */
+  (sql: string): Promise<SqliteRows>;
   /** Closes the connection; a later call reopens it. */
   close(): void;
 }
@@ -40,7 +61,8 @@ export interface SqliteExecutor extends Executor {
  * An executor over a SQLite file. The file is opened read-only on first use
  * (a write fails with "attempt to write a readonly database", and SQL with
  * more than one statement fails rather than run only the first) and kept open;
- * integers beyond 2^53 come back as bigint, BLOBs as Uint8Array.
+ * integers beyond 2^53 come back as bigint, BLOBs as Uint8Array. The rows
+ * carry their column list ({@link SqliteRows}), duplicates kept.
  *
  * @param path the database file
  * @returns the executor
@@ -54,7 +76,7 @@ export interface SqliteExecutor extends Executor {
  */
 export function sqliteExecutor(path: string): SqliteExecutor {
   let db: Promise<Database> | undefined;
-  const execute = async (sql: string): Promise<SqliteRow[]> => {
+  const execute = async (sql: string): Promise<SqliteRows> => {
     db ??= openDatabase(path);
     let open: Database;
     try {
@@ -63,7 +85,7 @@ export function sqliteExecutor(path: string): SqliteExecutor {
       db = undefined;
       throw e;
     }
-    return open.query(sql);
+    return queryWithColumns(open, sql);
   };
   return Object.assign(execute, {
     close(): void {
@@ -72,4 +94,28 @@ export function sqliteExecutor(path: string): SqliteExecutor {
       pending?.then((d) => d.close(), () => {});
     },
   });
+}
+
+/** Runs one statement, keeping every column, also two of the same name. */
+function queryWithColumns(db: Database, sql: string): SqliteRows {
+  const stmt = db.prepare(sql);
+  try {
+    const columns = [...stmt.columnNames];
+    const keys = rowKeys(columns);
+    const rows: SqliteRow[] = [];
+    while (stmt.step()) {
+      const values = stmt.row();
+      const row: SqliteRow = {};
+      keys.forEach((key, i) => {
+        row[key] = values[i]!;
+      });
+      rows.push(row);
+    }
+    return Object.defineProperty(rows, "columns", {
+      value: columns,
+      enumerable: false,
+    }) as SqliteRows;
+  } finally {
+    stmt.finalize();
+  }
 }

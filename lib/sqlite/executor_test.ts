@@ -58,3 +58,17 @@ describe("sqliteExecutor()", () => {
     });
   }
 });
+
+describe("sqliteExecutor() and repeated column names", () => {
+  it("keeps both columns of a repeated name, keyed Name and Name (2), with the column list", async () => {
+    const run = sqliteExecutor(file);
+    try {
+      const rows = await run("SELECT id AS n, amount AS n, 7 AS other FROM orders");
+      assert.deepEqual(rows, [{ n: 1, "n (2)": 5, other: 7 }]);
+      assert.deepEqual(rows.columns, ["n", "n", "other"]);
+      assert.deepEqual(Object.keys(rows), ["0"], "columns is not enumerable");
+    } finally {
+      run.close();
+    }
+  });
+});

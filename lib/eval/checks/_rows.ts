@@ -5,6 +5,7 @@
  * @module
  */
 import { jsonText } from "../_json.ts";
+import { type RowSet, toRowSet } from "../../row_set.ts";
 import type { Row, Stage, Trace } from "../trace.ts";
 
 /**
@@ -19,7 +20,13 @@ export function rowsText(rows: readonly object[]): string {
 
 /** What a trace offers to compare with correct rows. */
 export type TraceRows =
-  | { readonly kind: "rows"; readonly stage: Stage; readonly rows: readonly Row[] }
+  | {
+    readonly kind: "rows";
+    readonly stage: Stage;
+    readonly rows: readonly Row[];
+    /** The rows with every column, also repeated names, for the comparison. */
+    readonly set: RowSet;
+  }
   | { readonly kind: "failed"; readonly stage: Stage }
   | { readonly kind: "none" };
 
@@ -31,7 +38,9 @@ export type TraceRows =
  */
 export function traceRows(trace: Trace): TraceRows {
   const stage = trace.lastOf("execute");
-  if (stage?.rows !== undefined) return { kind: "rows", stage, rows: stage.rows };
+  if (stage?.rows !== undefined) {
+    return { kind: "rows", stage, rows: stage.rows, set: toRowSet(stage.rows, stage.columns) };
+  }
   if (stage?.error !== undefined) return { kind: "failed", stage };
   return { kind: "none" };
 }

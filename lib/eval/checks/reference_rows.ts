@@ -6,6 +6,7 @@
 import { Check, type CheckContext, type CheckResult, FAIL, PASS, SKIP } from "../check.ts";
 import type { TestCase } from "../case.ts";
 import { compareRows } from "../rows.ts";
+import { toRowSet } from "../../row_set.ts";
 import type { Trace } from "../trace.ts";
 import { NO_ROWS, rowsText, SQL_FAILED, traceRows } from "./_rows.ts";
 
@@ -44,7 +45,7 @@ export class ReferenceRows extends Check {
         : [this.result("execute", FAIL, NO_ROWS)];
     }
     const options = { ordered: testCase.ordered, precision: testCase.precision };
-    if (compareRows(got.rows, reference, options)) {
+    if (compareRows(got.set, toRowSet(reference, context.referenceColumns), options)) {
       return [this.result(got.stage.name, PASS, `${got.rows.length} row(s)`)];
     }
     return [

@@ -39,7 +39,7 @@ export class RowsMatch extends Check {
     if (got.kind === "failed") return [this.result(got.stage.name, SKIP, SQL_FAILED)];
     if (got.kind === "none") return [this.result("execute", FAIL, NO_ROWS)];
     const options = { ordered: testCase.ordered, precision: testCase.precision };
-    if (matchesAny(got.rows, results, options)) {
+    if (matchesAny(got.set, results, options)) {
       return [this.result(got.stage.name, PASS, `${got.rows.length} row(s)`)];
     }
     const wanted = results.length === 1

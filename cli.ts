@@ -120,6 +120,24 @@ program.command("run")
     process.exitCode = await runCommand(cases, options);
   });
 
+program.command("counterexample")
+  .description(
+    "look for a database on which two queries give different rows: exit 1 if found, 0 if not",
+  )
+  .requiredOption("--db <file>", "a SQLite file with the schema (only read)")
+  .requiredOption("--reference <sql>", "the correct query")
+  .requiredOption("--candidate <sql>", "the query under test")
+  .option("--ordered", "row order matters")
+  .option("--precision <n>", "decimal places numbers are compared to (default 2)", integer(0))
+  .option("--seed <n>", "seed of the random choices (default 1)", integer(0))
+  .option("--budget <n>", "most databases tried (default 300)", integer(1))
+  .option("--time-limit <seconds>", "most seconds spent searching (default 10)", Number)
+  .option("--json <file>", "write the result as JSON to a file (- for stdout alone)")
+  .action(async (options) => {
+    const { counterexampleCommand } = await import("./lib/cli/counterexample.ts");
+    process.exitCode = await counterexampleCommand(options);
+  });
+
 program.command("diff")
   .description("compare two saved runs: exit 1 on a regression")
   .argument("<before>", "a run file written by run --json")

@@ -37,6 +37,15 @@ export { type KeyedRows, rowKeys, rowObjects, type RowSet, toRowSet } from "./li
 export { type DatabaseInfo, databaseInfo, type TableInfo } from "./lib/sqlite/info.ts";
 export { compareValues, sameValue, type SqliteRow, type SqliteValue } from "./lib/sqlite/value.ts";
 
+// Counterexample search (lib/counterexample)
+export {
+  type Counterexample,
+  type CounterexampleOptions,
+  DEFAULT_BUDGET,
+  DEFAULT_TIME_LIMIT,
+  findCounterexample,
+} from "./lib/counterexample/search.ts";
+
 // Database diffs (lib/diff)
 export {
   type AddedRow,

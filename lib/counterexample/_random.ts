@@ -1,0 +1,47 @@
+/**
+ * A seeded random number generator (mulberry32): the search is the same for
+ * the same seed, on every platform.
+ *
+ * @module
+ */
+
+/** Random choices from one seed. */
+export class Random {
+  #state: number;
+
+  /** @param seed any integer */
+  constructor(seed: number) {
+    this.#state = (seed >>> 0) ^ 0x9e3779b9;
+  }
+
+  /** @returns a float in [0, 1) */
+  next(): number {
+    let t = (this.#state = (this.#state + 0x6d2b79f5) >>> 0);
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  }
+
+  /** @returns an integer in [min, max] */
+  int(min: number, max: number): number {
+    return min + Math.floor(this.next() * (max - min + 1));
+  }
+
+  /** @returns true with probability p */
+  chance(p: number): boolean {
+    return this.next() < p;
+  }
+
+  /** @returns one element of a non-empty list */
+  pick<T>(list: readonly T[]): T {
+    return list[Math.floor(this.next() * list.length)]!;
+  }
+
+  /** @returns up to n distinct elements, in list order */
+  sample<T>(list: readonly T[], n: number): T[] {
+    if (n >= list.length) return [...list];
+    const chosen = new Set<number>();
+    while (chosen.size < n) chosen.add(Math.floor(this.next() * list.length));
+    return [...chosen].sort((a, b) => a - b).map((i) => list[i]!);
+  }
+}

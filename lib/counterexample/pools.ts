@@ -1,0 +1,183 @@
+/**
+ * The values a search puts in each column: values from the given database,
+ * and the queries' constants with their neighbours (equal, one above, one
+ * below; case and whitespace variants of text; the day before and after a
+ * date), each kept only where the column's declared type takes it.
+ *
+ * @module
+ */
+import type { SqliteValue } from "../sqlite/value.ts";
+import type { QueryWords } from "./_tokens.ts";
+import type { Affinity, SearchColumn, SearchTable } from "./schema.ts";
+import type { RealData } from "./real_data.ts";
+
+/** The values one column may take in a candidate. */
+export interface ColumnPool {
+  readonly column: SearchColumn;
+  /** Distinct values the given database holds (a sample). */
+  readonly real: readonly SqliteValue[];
+  /** The queries' constants and their neighbours, of the column's type. */
+  readonly boundary: readonly SqliteValue[];
+  /** Whether a query names the column. */
+  readonly mentioned: boolean;
+}
+
+const DATE = /^(\d{4})-(\d{2})-(\d{2})(?:[ T](\d{2}):(\d{2}):(\d{2}))?$/;
+
+function dateText(d: Date, withTime: boolean): string {
+  const iso = d.toISOString();
+  return withTime ? `${iso.slice(0, 10)} ${iso.slice(11, 19)}` : iso.slice(0, 10);
+}
+
+/** Neighbours of a date or a year: the day or second before and after. */
+function dateVariants(s: string, withTime: boolean): string[] {
+  const out: string[] = [];
+  const year = /^\d{4}$/.test(s) ? Number(s) : null;
+  const m = DATE.exec(s);
+  if (year !== null) {
+    const start = new Date(Date.UTC(year, 0, 1));
+    const end = new Date(Date.UTC(year + 1, 0, 1));
+    for (const d of [start, end]) {
+      out.push(dateText(d, withTime), dateText(new Date(d.getTime() - 1000), withTime));
+    }
+  } else if (m !== null) {
+    const t = Date.UTC(
+      Number(m[1]),
+      Number(m[2]) - 1,
+      Number(m[3]),
+      Number(m[4] ?? 0),
+      Number(m[5] ?? 0),
+      Number(m[6] ?? 0),
+    );
+    if (Number.isNaN(t)) return out;
+    for (const delta of [0, -1000, 1000, -86_400_000, 86_400_000]) {
+      out.push(dateText(new Date(t + delta), withTime));
+    }
+    if (m[4] === undefined) out.push(dateText(new Date(t + 86_399_000), true));
+  }
+  return out;
+}
+
+function textVariants(s: string): string[] {
+  const out = [s, s.toLowerCase(), s.toUpperCase(), `${s} `, ` ${s}`, `${s}x`];
+  if (s.length > 1) out.push(s.slice(0, -1), s.slice(1));
+  if (/[%_]/.test(s)) {
+    const plain = s.replaceAll("%", "");
+    out.push(plain.replaceAll("_", "q"), s.replaceAll("%", "zz").replaceAll("_", "q"));
+    out.push(plain.toLowerCase(), plain.toUpperCase(), `x${plain}x`);
+  }
+  return out;
+}
+
+function numberVariants(n: number, affinity: Affinity): number[] {
+  const ints = Number.isInteger(n) ? [n, n - 1, n + 1] : [Math.floor(n), Math.ceil(n)];
+  if (affinity === "INTEGER") return [...ints, 0];
+  return [...ints, n, n - 0.5, n + 0.5, n - 0.01, n + 0.01, 0];
+}
+
+/**
+ * The constants of the queries and their neighbours, as values a column of
+ * this affinity holds with its declared type. `looksLikeDate` says the
+ * column's values are dates, so years and dates get date neighbours.
+ *
+ * @param words the queries' constants
+ * @param affinity the column's affinity
+ * @param looksLikeDate whether its values are date text (and with a time)
+ * @returns the values, without duplicates
+ */
+export function boundaryValues(
+  words: QueryWords,
+  affinity: Affinity,
+  looksLikeDate: { readonly date: boolean; readonly time: boolean },
+): SqliteValue[] {
+  const out: SqliteValue[] = [];
+  const numeric = affinity === "INTEGER" || affinity === "REAL" || affinity === "NUMERIC" ||
+    affinity === "BLOB";
+  const textual = affinity === "TEXT" || affinity === "BLOB" ||
+    (affinity === "NUMERIC" && looksLikeDate.date);
+  if (numeric) {
+    for (const n of words.numbers) out.push(...numberVariants(n, affinity));
+    for (const s of words.strings) {
+      if (/^-?\d+(\.\d+)?$/.test(s)) out.push(...numberVariants(Number(s), affinity));
+    }
+  }
+  if (textual) {
+    for (const s of words.strings) {
+      out.push(...textVariants(s));
+      if (looksLikeDate.date) out.push(...dateVariants(s, looksLikeDate.time));
+    }
+    if (looksLikeDate.date) {
+      for (const n of words.numbers) {
+        if (Number.isInteger(n) && n >= 1000 && n <= 9999) {
+          out.push(...dateVariants(String(n), looksLikeDate.time));
+        }
+      }
+    }
+    for (const n of words.numbers) if (affinity === "TEXT") out.push(String(n));
+  }
+  const seen = new Set<string>();
+  return out.filter((v) => {
+    const k = `${typeof v}:${String(v)}`;
+    if (seen.has(k)) return false;
+    seen.add(k);
+    return true;
+  });
+}
+
+/**
+ * Every column's pool for the tables of a search.
+ *
+ * @param tables the tables
+ * @param real the sampled rows
+ * @param words the queries' constants and names
+ * @returns pools per table name, in column order
+ */
+export function columnPools(
+  tables: readonly SearchTable[],
+  real: RealData,
+  words: QueryWords,
+): Map<string, ColumnPool[]> {
+  const pools = new Map<string, ColumnPool[]>();
+  for (const t of tables) {
+    const rows = real.sample(t.name);
+    pools.set(
+      t.name,
+      t.columns.map((column, i) => {
+        const seen = new Set<string>();
+        const values: SqliteValue[] = [];
+        for (const r of rows) {
+          const v = r[i] ?? null;
+          if (v === null) continue;
+          const k = `${typeof v}:${String(v)}`;
+          if (!seen.has(k)) {
+            seen.add(k);
+            values.push(v);
+          }
+        }
+        const texts = values.filter((v): v is string => typeof v === "string");
+        const date = texts.length > 0 && texts.every((v) => DATE.test(v));
+        const time = date && texts.some((v) => v.length > 10);
+        return {
+          column,
+          real: values,
+          boundary: boundaryValues(words, column.affinity, { date, time }),
+          mentioned: words.names.has(column.name.toLowerCase()),
+        };
+      }),
+    );
+  }
+  return pools;
+}
+
+/**
+ * A plain value of a column's type, for a column the sample says nothing about.
+ *
+ * @param affinity the column's affinity
+ * @param i which one (0, 1, 2, ...)
+ * @returns the value
+ */
+export function plainValue(affinity: Affinity, i: number): SqliteValue {
+  if (affinity === "TEXT") return String.fromCharCode(97 + (i % 26));
+  if (affinity === "REAL") return i + 0.5;
+  return i + 1;
+}

@@ -1,0 +1,153 @@
+/**
+ * Where candidates are tried: one in-memory database with the schema's
+ * `CREATE TABLE` statements verbatim and foreign keys on. Each candidate's
+ * rows go in inside a transaction that is rolled back afterwards; a row the
+ * schema refuses (NOT NULL, CHECK, UNIQUE, PRIMARY KEY, FOREIGN KEY) is left
+ * out, so what is kept is, by construction, a database the schema allows.
+ *
+ * @module
+ */
+import { type Database, openMemoryDatabase } from "../sqlite/database.ts";
+import type { Statement } from "../sqlite/statement.ts";
+import type { SqliteRow } from "../sqlite/value.ts";
+import { compareRows } from "../eval/rows.ts";
+import type { Candidate, CandidateRow } from "./candidate.ts";
+import type { SearchSchema } from "./schema.ts";
+import { ident } from "./_sql.ts";
+
+/** How the two queries' rows are compared: compareRows's options. */
+export interface Comparison {
+  readonly ordered: boolean;
+  readonly precision: number;
+}
+
+/** What a candidate database gave. */
+export interface Outcome {
+  /** The rows the schema accepted (the database that was really built). */
+  readonly database: Candidate;
+  readonly referenceRows: SqliteRow[];
+  readonly candidateRows: SqliteRow[];
+}
+
+/** An in-memory database with the schema, for trying candidates. */
+export class Sandbox {
+  readonly #db: Database;
+  readonly #schema: SearchSchema;
+  readonly #inserts: Map<string, Statement>;
+  readonly #deferred: boolean;
+
+  private constructor(db: Database, schema: SearchSchema) {
+    this.#db = db;
+    this.#schema = schema;
+    this.#inserts = new Map(schema.tables.map((t) => [
+      t.name,
+      db.prepare(
+        `INSERT INTO ${ident(t.name)} (${t.columns.map((c) => ident(c.name)).join(", ")}) VALUES (${
+          t.columns.map(() => "?").join(", ")
+        })`,
+      ),
+    ]));
+    this.#deferred = schema.tables.some((t) => /\bDEFERRED\b/i.test(t.createSql));
+  }
+
+  /**
+   * Builds the sandbox for a schema.
+   *
+   * @param schema the tables and views
+   * @returns the sandbox; close it
+   */
+  static async create(schema: SearchSchema): Promise<Sandbox> {
+    const db = await openMemoryDatabase();
+    try {
+      db.exec("PRAGMA foreign_keys = ON");
+      for (const t of schema.tables) {
+        db.exec(t.createSql);
+        for (const ix of t.indexSql) db.exec(ix);
+      }
+      for (const v of schema.viewSql) db.exec(v);
+      return new Sandbox(db, schema);
+    } catch (e) {
+      db.close();
+      throw e;
+    }
+  }
+
+  /**
+   * Loads a candidate, runs both queries on it, and rolls back.
+   *
+   * @param candidate the rows to try
+   * @param queries the reference and the candidate query
+   * @param stableAlso also run both queries with SQLite's unordered results
+   *   reversed, and give those rows too (to tell results that hang on row order)
+   * @returns what happened, or null when a query failed or the database was refused
+   */
+  run(
+    candidate: Candidate,
+    queries: { readonly reference: string; readonly candidate: string },
+    stableAlso = false,
+  ): { outcome: Outcome; reversed?: Outcome } | null {
+    const db = this.#db;
+    db.exec("BEGIN");
+    try {
+      const kept = new Map<string, CandidateRow[]>();
+      for (const t of this.#schema.tables) {
+        const rows = candidate.get(t.name);
+        if (rows === undefined || rows.length === 0) continue;
+        const insert = this.#inserts.get(t.name)!;
+        const accepted: CandidateRow[] = [];
+        for (const row of rows) {
+          try {
+            insert.bind(row);
+            insert.step();
+            accepted.push(row);
+          } catch {
+            // refused by a constraint: the row is not part of this database
+          }
+        }
+        if (accepted.length > 0) kept.set(t.name, accepted);
+      }
+      if (this.#deferred && db.query("PRAGMA foreign_key_check").length > 0) return null;
+      const once = (): Outcome | null => {
+        try {
+          return {
+            database: kept,
+            referenceRows: db.query(queries.reference),
+            candidateRows: db.query(queries.candidate),
+          };
+        } catch {
+          return null;
+        }
+      };
+      const outcome = once();
+      if (outcome === null) return null;
+      if (!stableAlso) return { outcome };
+      db.exec("PRAGMA reverse_unordered_selects = ON");
+      try {
+        const reversed = once();
+        return reversed === null ? null : { outcome, reversed };
+      } finally {
+        db.exec("PRAGMA reverse_unordered_selects = OFF");
+      }
+    } finally {
+      db.exec("ROLLBACK");
+    }
+  }
+
+  /** Frees the database. */
+  close(): void {
+    for (const s of this.#inserts.values()) s.finalize();
+    this.#db.close();
+  }
+}
+
+/**
+ * Whether an outcome tells the queries apart: compareRows with the
+ * candidate's rows as the actual rows and the reference's as the expected.
+ *
+ * @param outcome the rows
+ * @param comparison ordered and precision
+ * @returns true when they differ
+ */
+export function differs(outcome: Outcome, comparison: Comparison): boolean {
+  return !compareRows(outcome.candidateRows, outcome.referenceRows, comparison);
+}

@@ -1,0 +1,271 @@
+/**
+ * The search for a database that tells two queries apart.
+ *
+ * @module
+ */
+import { UsageError } from "../errors.ts";
+import { compareRows } from "../eval/rows.ts";
+import { openDatabase } from "../sqlite/database.ts";
+import type { SqliteRow, SqliteValue } from "../sqlite/value.ts";
+import type { Candidate } from "./candidate.ts";
+import { rowCount } from "./candidate.ts";
+import { columnPools } from "./pools.ts";
+import { RealData } from "./real_data.ts";
+import { changesFromGiven, databaseScript, type TableChange } from "./render.ts";
+import { type Comparison, differs, Sandbox } from "./sandbox.ts";
+import { readSearchSchema, type SearchTable } from "./schema.ts";
+import { shrink } from "./shrink.ts";
+import { STRATEGIES, type Strategy, type StrategyContext } from "./strategies/mod.ts";
+import { Random } from "./_random.ts";
+import { type QueryWords, queryWords } from "./_tokens.ts";
+
+/**
+ * What {@link findCounterexample} takes.
+ *
+ * @example
+ * ```ts
+ * import type { CounterexampleOptions } from "./search.ts";
+ * const options: CounterexampleOptions = {
+ *   db: "examples/chinook/Chinook_Sqlite.sqlite",
+ *   reference: "SELECT Name FROM Genre WHERE GenreId > 20",
+ *   candidate: "SELECT Name FROM Genre WHERE GenreId >= 21",
+ *   budget: 100,
+ * };
+ * ```
+ */
+export interface CounterexampleOptions {
+  /** The SQLite file the queries run on; only ever read. */
+  readonly db: string;
+  /** The correct query. */
+  readonly reference: string;
+  /** The query under test (the agent's). */
+  readonly candidate: string;
+  /** Row order matters (the case's `ordered`). Default false. */
+  readonly ordered?: boolean | undefined;
+  /** Decimal places numbers are compared to (the case's `precision`). Default 2. */
+  readonly precision?: number | undefined;
+  /** Seed of the random choices: the same seed, the same search. Default 1. */
+  readonly seed?: number | undefined;
+  /** Most candidate databases tried. Default {@link DEFAULT_BUDGET}. */
+  readonly budget?: number | undefined;
+  /** Most seconds spent searching (shrinking aside). Default {@link DEFAULT_TIME_LIMIT}. */
+  readonly timeLimit?: number | undefined;
+}
+
+/**
+ * Candidate databases a search tries by default.
+ *
+ * @example
+ * ```ts
+ * import { DEFAULT_BUDGET } from "./search.ts";
+ * DEFAULT_BUDGET; // 300
+ * ```
+ */
+export const DEFAULT_BUDGET = 300;
+
+/**
+ * Seconds a search may take by default.
+ *
+ * @example
+ * ```ts
+ * import { DEFAULT_TIME_LIMIT } from "./search.ts";
+ * DEFAULT_TIME_LIMIT; // 10
+ * ```
+ */
+export const DEFAULT_TIME_LIMIT = 10;
+
+/**
+ * What a search found.
+ *
+ * @example
+ * ```ts
+ * import { type Counterexample, findCounterexample } from "./search.ts";
+ * const result: Counterexample = await findCounterexample({
+ *   db: "examples/chinook/Chinook_Sqlite.sqlite",
+ *   reference: "SELECT count(*) AS n FROM Genre",
+ *   candidate: "SELECT count(1) AS n FROM Genre",
+ *   budget: 20,
+ * });
+ * result.found; // false
+ * ```
+ */
+export interface Counterexample {
+  /** Whether a database on which the queries differ was found. */
+  readonly found: boolean;
+  /** The script that builds that database from nothing, when found. */
+  readonly databaseSql?: string;
+  /** The reference query's rows on it. */
+  readonly referenceRows?: readonly SqliteRow[];
+  /** The candidate query's rows on it. */
+  readonly candidateRows?: readonly SqliteRow[];
+  /** How it differs from the given database, per table. */
+  readonly changes?: readonly TableChange[];
+  /** The strategy that found it. */
+  readonly strategy?: string;
+  /** Candidate databases tried. */
+  readonly tried: number;
+  readonly seed: number;
+  /** Seconds the search took, shrinking included. */
+  readonly seconds: number;
+}
+
+function checkOptions(options: CounterexampleOptions): void {
+  const whole = (name: string, v: number | undefined, min: number): void => {
+    if (v !== undefined && (!Number.isInteger(v) || v < min)) {
+      throw new UsageError(`${name}: expected a whole number of at least ${min}, got ${v}`);
+    }
+  };
+  whole("--seed", options.seed, 0);
+  whole("--budget", options.budget, 1);
+  whole("--precision", options.precision, 0);
+  if (
+    options.timeLimit !== undefined &&
+    (!Number.isFinite(options.timeLimit) || options.timeLimit <= 0)
+  ) {
+    throw new UsageError(`--time-limit: expected seconds above 0, got ${options.timeLimit}`);
+  }
+}
+
+function mergeWords(a: QueryWords, b: QueryWords): QueryWords {
+  return {
+    numbers: [...new Set([...a.numbers, ...b.numbers])],
+    strings: [...new Set([...a.strings, ...b.strings])],
+    names: new Set([...a.names, ...b.names]),
+  };
+}
+
+/** The constants themselves, for a column of this table, to look up rows holding them. */
+function probesFor(words: QueryWords): (table: SearchTable, column: string) => SqliteValue[] {
+  return (table, column) => {
+    if (!words.names.has(column.toLowerCase())) return [];
+    const c = table.columns.find((x) => x.name === column);
+    if (c === undefined) return [];
+    if (c.affinity === "TEXT") return [...words.strings];
+    if (c.affinity === "INTEGER" || c.affinity === "REAL") return [...words.numbers];
+    return [...words.numbers, ...words.strings];
+  };
+}
+
+function pickStrategy(random: Random): Strategy {
+  const total = STRATEGIES.reduce((s, x) => s + x.weight, 0);
+  let roll = random.next() * total;
+  for (const s of STRATEGIES) {
+    roll -= s.weight;
+    if (roll < 0) return s;
+  }
+  return STRATEGIES[STRATEGIES.length - 1]!;
+}
+
+/**
+ * Looks for a database with the given database's schema on which the
+ * candidate query's rows differ from the reference query's, compared as the
+ * harness's `reference_rows` check compares them. Candidates are variants of
+ * the given rows and small invented databases (the queries' constants and
+ * their neighbours, NULLs, duplicates); each is built in memory with the
+ * `CREATE TABLE` statements verbatim and foreign keys on, so the schema's
+ * constraints hold. A database found is shrunk and kept only when both
+ * queries give the same rows whatever order SQLite scans in. The given file
+ * is only read. Not finding one is evidence, not proof, of equivalence.
+ *
+ * @param options the database, the two queries, and the search's bounds
+ * @returns what was found
+ * @throws {UsageError} for a bad option or a query that writes
+ * @throws {SqliteQueryError} for a query that does not compile on the database
+ * @example
+ * ```ts
+ * import { findCounterexample } from "./search.ts";
+ * const result = await findCounterexample({
+ *   db: "examples/chinook/Chinook_Sqlite.sqlite",
+ *   reference: "SELECT count(*) AS n FROM Track WHERE Milliseconds > 300000",
+ *   candidate: "SELECT count(*) AS n FROM Track WHERE Milliseconds >= 300000",
+ * });
+ * result.found; // true: a track of exactly 300000 ms tells them apart
+ * ```
+ */
+export async function findCounterexample(options: CounterexampleOptions): Promise<Counterexample> {
+  checkOptions(options);
+  const started = performance.now();
+  const seed = options.seed ?? 1;
+  const budget = options.budget ?? DEFAULT_BUDGET;
+  const deadline = started + (options.timeLimit ?? DEFAULT_TIME_LIMIT) * 1000;
+  const comparison: Comparison = {
+    ordered: options.ordered ?? false,
+    precision: options.precision ?? 2,
+  };
+  const queries = { reference: options.reference, candidate: options.candidate };
+  const db = await openDatabase(options.db);
+  try {
+    for (
+      const [sql, option] of [[queries.reference, "--reference"], [
+        queries.candidate,
+        "--candidate",
+      ]]
+    ) {
+      if (sql!.trim() === "") throw new UsageError(`${option}: the query is empty`);
+      db.prepare(sql!).finalize();
+    }
+    const words = mergeWords(queryWords(queries.reference), queryWords(queries.candidate));
+    const schema = readSearchSchema(db, [
+      { sql: queries.reference, option: "--reference" },
+      { sql: queries.candidate, option: "--candidate" },
+    ], words.names);
+    const random = new Random(seed);
+    const real = new RealData(db, schema.tables, { random, probes: probesFor(words) });
+    const context: StrategyContext = {
+      random,
+      schema,
+      real,
+      pools: columnPools(schema.tables, real, words),
+    };
+    const sandbox = await Sandbox.create(schema);
+    try {
+      // Kept only when the difference does not hang on row order: the rows
+      // of each query are the same with SQLite's unordered scans reversed.
+      const confirm = (c: Candidate): Candidate | null => {
+        const r = sandbox.run(c, queries, true);
+        if (r === null || r.reversed === undefined) return null;
+        const { outcome, reversed } = r;
+        const stable = compareRows(reversed.referenceRows, outcome.referenceRows, comparison) &&
+          compareRows(reversed.candidateRows, outcome.candidateRows, comparison);
+        return stable && differs(outcome, comparison) ? outcome.database : null;
+      };
+      const fixed: Candidate[] = [
+        new Map(), // the empty database
+        new Map(schema.tables.map((t) => [t.name, [...real.sample(t.name)]])),
+      ];
+      let tried = 0;
+      while (tried < budget && performance.now() < deadline) {
+        const strategy = tried < fixed.length ? undefined : pickStrategy(random);
+        const candidate = strategy?.generate(context) ?? fixed[tried]!;
+        tried++;
+        const r = sandbox.run(candidate, queries);
+        if (r === null || !differs(r.outcome, comparison)) continue;
+        const confirmed = confirm(r.outcome.database);
+        if (confirmed === null) continue;
+        const small = shrink(confirmed, {
+          schema,
+          stillDiffers: confirm,
+          maxTries: 400,
+          deadline: Math.max(deadline, performance.now() + 2000),
+        });
+        const final = sandbox.run(small, queries)!.outcome;
+        return {
+          found: true,
+          databaseSql: databaseScript(schema, final.database),
+          referenceRows: final.referenceRows,
+          candidateRows: final.candidateRows,
+          changes: changesFromGiven(db, schema, final.database),
+          strategy: strategy?.name ?? (rowCount(candidate) === 0 ? "empty" : "real_sample"),
+          tried,
+          seed,
+          seconds: (performance.now() - started) / 1000,
+        };
+      }
+      return { found: false, tried, seed, seconds: (performance.now() - started) / 1000 };
+    } finally {
+      sandbox.close();
+    }
+  } finally {
+    db.close();
+  }
+}

@@ -1,0 +1,43 @@
+/**
+ * Adds to a candidate the parent rows its foreign keys point at, taken from
+ * the given database, so rows sampled from it are not refused.
+ *
+ * @module
+ */
+import type { Candidate, CandidateRow } from "../candidate.ts";
+import type { StrategyContext } from "./strategy.ts";
+
+/**
+ * @param rows rows per table (changed in place)
+ * @param context the schema and the given database
+ * @returns the candidate, parents included
+ */
+export function withParents(
+  rows: Map<string, CandidateRow[]>,
+  context: StrategyContext,
+): Candidate {
+  const tables = context.schema.tables;
+  // Tables are parents first: walking them backwards reaches every child
+  // before its parents, so grandparents are added too.
+  for (let i = tables.length - 1; i >= 0; i--) {
+    const t = tables[i]!;
+    const own = rows.get(t.name) ?? [];
+    for (const fk of t.foreignKeys) {
+      const parent = tables.find((p) => p.name.toLowerCase() === fk.parent.toLowerCase());
+      if (parent === undefined) continue;
+      const indexes = fk.columns.map((c) => t.columns.findIndex((col) => col.name === c));
+      if (indexes.some((x) => x < 0)) continue;
+      const parentRows = rows.get(parent.name) ?? [];
+      const have = new Set(parentRows.map((r) => JSON.stringify(r)));
+      for (const r of own) {
+        const p = context.real.parent(fk, indexes.map((x) => r[x] ?? null));
+        if (p !== null && !have.has(JSON.stringify(p))) {
+          have.add(JSON.stringify(p));
+          parentRows.push(p);
+        }
+      }
+      if (parentRows.length > 0) rows.set(parent.name, parentRows);
+    }
+  }
+  return rows;
+}

@@ -1,0 +1,122 @@
+import { after, describe, it } from "node:test";
+import assert from "node:assert/strict";
+import { makeDb, snapshotDir, tempDir } from "./fixtures.ts";
+import { runCli } from "./cli.ts";
+
+const dir = tempDir();
+after(() => dir.cleanup());
+const db = makeDb(
+  dir.file("shop.db"),
+  `CREATE TABLE orders (id INTEGER PRIMARY KEY, status TEXT NOT NULL, amount INTEGER NOT NULL);
+   INSERT INTO orders VALUES (1, 'paid', 10), (2, 'paid', 40), (3, 'new', 45);`,
+);
+
+describe("dbagenteval counterexample", () => {
+  it("exits 1 and prints the database, both results and how it differs when the queries differ", () => {
+    const before = snapshotDir(dir.path);
+    const r = runCli([
+      "counterexample",
+      "--db",
+      db,
+      "--reference",
+      "SELECT id FROM orders WHERE amount > 20",
+      "--candidate",
+      "SELECT id FROM orders WHERE amount >= 20",
+    ]);
+    assert.equal(r.code, 1, r.stderr);
+    assert.match(r.stdout, /^the queries differ on this database/);
+    assert.match(r.stdout, /CREATE TABLE orders \(id INTEGER PRIMARY KEY/);
+    assert.match(
+      r.stdout,
+      /INSERT INTO "orders" \("id", "status", "amount"\) VALUES \(\d+, '[^']*', 20\);/,
+    );
+    assert.match(r.stdout, /reference rows \(0 row\(s\)\)/);
+    assert.match(r.stdout, /candidate rows \(1 row\(s\)\)/);
+    assert.match(r.stdout, /how it differs from .*shop\.db:\n {2}orders: 1 row\(s\)/);
+    assert.deepEqual(snapshotDir(dir.path), before);
+  });
+
+  it("exits 0 and says it is evidence, not proof, when none is found", () => {
+    const r = runCli([
+      "counterexample",
+      "--db",
+      db,
+      "--reference",
+      "SELECT count(*) AS n FROM orders",
+      "--candidate",
+      "SELECT count(1) AS n FROM orders",
+      "--budget",
+      "50",
+      "--seed",
+      "3",
+    ]);
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(
+      r.stdout,
+      /^no difference found in 50 databases \(seed 3, [\d.]+ s\); evidence, not proof/,
+    );
+  });
+
+  it("prints the JSON alone with --json -", () => {
+    const r = runCli([
+      "counterexample",
+      "--db",
+      db,
+      "--reference",
+      "SELECT DISTINCT status FROM orders",
+      "--candidate",
+      "SELECT status FROM orders WHERE id <> 2",
+      "--json",
+      "-",
+    ]);
+    assert.equal(r.code, 1, r.stderr);
+    const json = JSON.parse(r.stdout);
+    for (
+      const key of [
+        "found",
+        "database_sql",
+        "reference_rows",
+        "candidate_rows",
+        "tried",
+        "seed",
+        "seconds",
+      ]
+    ) {
+      assert.ok(key in json, key);
+    }
+    assert.equal(json.found, true);
+    assert.ok(Array.isArray(json.reference_rows) && typeof json.reference_rows[0] === "object");
+    assert.match(json.database_sql, /^PRAGMA foreign_keys = ON;\nCREATE TABLE orders/);
+  });
+
+  const bad: [string, string[], RegExp][] = [
+    [
+      "a query that writes",
+      ["--reference", "DELETE FROM orders", "--candidate", "SELECT 1"],
+      /writes to the database/,
+    ],
+    [
+      "a query that fails",
+      ["--reference", "SELECT nope FROM orders", "--candidate", "SELECT 1"],
+      /no such column: nope/,
+    ],
+    [
+      "a bad budget",
+      ["--reference", "SELECT 1", "--candidate", "SELECT 1", "--budget", "0"],
+      /at least 1/,
+    ],
+    [
+      "a missing file",
+      ["--reference", "SELECT 1", "--candidate", "SELECT 1", "--db", "missing.db"],
+      /missing\.db/,
+    ],
+  ];
+  for (const [name, args, message] of bad) {
+    it(`exits 2 with one line for ${name}`, () => {
+      const r = runCli(["counterexample", "--db", db, ...args]);
+      assert.equal(r.code, 2);
+      assert.match(r.stderr, message);
+      assert.equal(r.stderr.trim().split("\n").length, 1, r.stderr);
+    });
+  }
+});

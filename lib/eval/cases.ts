@@ -6,6 +6,7 @@
  *
  * @module
  */
+import { yamlErrorMessage } from "./yaml_message.ts";
 import { isMap, isPair, isScalar, isSeq, LineCounter, parseDocument } from "yaml";
 import type { Document, Node as YamlNode } from "yaml";
 import { CasesFileError } from "../errors.ts";
@@ -134,18 +135,13 @@ function yamlLocator(doc: Document, counter: LineCounter): Source["lineOf"] {
   };
 }
 
-function yamlError(file: string, doc: Document): CasesFileError {
+function yamlError(file: string, doc: Document, text: string): CasesFileError {
   const error = doc.errors[0]!;
-  // The yaml package's own wording names its JS API; say what to change in the file.
-  const message = error.code === "MULTIPLE_DOCS"
-    ? "the file has more than one document (a second ---); put all the cases in one list"
-    : error.message.split("\n")[0]!.replace(/ at line \d+, column \d+:?$/, "");
   const pos = error.linePos?.[0];
-  return new CasesFileError(
-    file,
-    { line: pos?.line, column: pos?.col },
-    `not valid ${/\.json$/i.test(file) ? "JSON" : "YAML"}: ${message}`,
-  );
+  const message = error.code === "MULTIPLE_DOCS"
+    ? "not valid YAML: the file has more than one document (a second ---); put all the cases in one list"
+    : yamlErrorMessage(error, text);
+  return new CasesFileError(file, { line: pos?.line, column: pos?.col }, message);
 }
 
 function parseYamlSource(text: string, file: string): Source {
@@ -153,7 +149,7 @@ function parseYamlSource(text: string, file: string): Source {
   // logLevel "error": no warning on stderr beside the one-line error (a key
   // that is a list, `? [a]`, is reported as an unknown field).
   const doc = parseDocument(text, { lineCounter: counter, logLevel: "error" });
-  if (doc.errors.length > 0) throw yamlError(file, doc);
+  if (doc.errors.length > 0) throw yamlError(file, doc, text);
   const value: unknown = doc.toJS();
   if (value === null || value === undefined) return { items: [], lineOf: () => undefined };
   if (!Array.isArray(value)) {

@@ -96,8 +96,9 @@ program.command("validate")
 
 program.command("run")
   .description("ask the agent every case and check what it did")
-  .argument("<cases>", "a .yaml, .yml, .json or .jsonl cases file")
-  .requiredOption("--agent <module:export>", "your agent function, e.g. shop.ts:myAgent")
+  .argument("[cases]", "a .yaml, .yml, .json or .jsonl cases file (or cases: in the config)")
+  .option("--config <file>", "read options from this file (default: ./dbagenteval.yaml if any)")
+  .option("--agent <module:export>", "your agent function, e.g. shop.ts:myAgent")
   .option("--execute <module:export>", "your executor, for reference_sql")
   .option("--db <file>", "run reference_sql read-only on this SQLite file (no executor needed)")
   .option(
@@ -105,6 +106,11 @@ program.command("run")
     "give each case a fresh copy of this SQLite file and check what the agent changed",
   )
   .option("--rules <module:export>", "a list of rules")
+  .option(
+    "--rule <rule>",
+    'a built-in rule, e.g. read_only or "tenant_filter: {column: store_id}" (repeatable)',
+    collect,
+  )
   .option("--judge <module:export>", "your judge function")
   .option("--judge-url <url>", "an OpenAI-compatible chat-completions endpoint to judge with")
   .option("--judge-model <name>", "the model for --judge-url")
@@ -115,9 +121,11 @@ program.command("run")
   .option("--json <file>", "save the full result as JSON (diff reads it)")
   .option("--md <file>", "save a short Markdown report")
   .option("--verbose", "also print the number of judge calls on stderr")
-  .action(async (cases, options) => {
+  .action(async (cases, options, command) => {
+    const { configureRun } = await import("./lib/cli/config.ts");
     const { runCommand } = await import("./lib/cli/run.ts");
-    process.exitCode = await runCommand(cases, options);
+    const run = configureRun(command, cases, options);
+    process.exitCode = await runCommand(run.cases, { ...run.options, ruleSpecs: run.ruleSpecs });
   });
 
 program.command("counterexample")

@@ -238,3 +238,32 @@ export class TraceError extends TypeError {
     this.name = "TraceError";
   }
 }
+
+/**
+ * A mistake in a `dbagenteval.yaml` config file, located by file and line
+ * (`dbagenteval.yaml:3: unknown key "agnet"; did you mean "agent"?`).
+ *
+ * @example
+ * ```ts
+ * import { ConfigFileError } from "./errors.ts";
+ * const error = new ConfigFileError("dbagenteval.yaml", 3, 'unknown key "agnet"');
+ * error.message; // 'dbagenteval.yaml:3: unknown key "agnet"'
+ * ```
+ */
+export class ConfigFileError extends SyntaxError {
+  /** The file's path as given. */
+  readonly file: string;
+  /** 1-based line of the mistake, when known. */
+  readonly line: number | undefined;
+  /**
+   * @param file the config file
+   * @param line the line of the mistake, when known
+   * @param message what is wrong
+   */
+  constructor(file: string, line: number | undefined, message: string) {
+    super(line === undefined ? `${file}: ${message}` : `${file}:${line}: ${message}`);
+    this.name = "ConfigFileError";
+    this.file = file;
+    this.line = line;
+  }
+}

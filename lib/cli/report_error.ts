@@ -8,6 +8,7 @@
 import process from "node:process";
 import {
   CasesFileError,
+  ConfigFileError,
   SelectorError,
   SqliteOpenError,
   SqliteQueryError,
@@ -23,7 +24,7 @@ import {
 export function reportError(error: unknown): number {
   const known = error instanceof UsageError || error instanceof SqliteOpenError ||
     error instanceof SelectorError || error instanceof CasesFileError ||
-    error instanceof SqliteQueryError;
+    error instanceof SqliteQueryError || error instanceof ConfigFileError;
   if (known) {
     process.stderr.write(`error: ${error.message}\n`);
   } else {

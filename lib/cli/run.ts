@@ -19,16 +19,19 @@ import type { Executor } from "../eval/evaluate.ts";
 import { runSuite, type SuiteOptions } from "../eval/suite.ts";
 import { openAiJudge } from "../judge/mod.ts";
 import { sqliteExecutor } from "../sqlite/executor.ts";
-import { loadChecks, loadFunction } from "./_load_module.ts";
+import { type CheckLike, loadChecks, loadFunction } from "./_load_module.ts";
 import { progressLine } from "./_progress.ts";
+import type { RuleSpec } from "./_builtin_rules.ts";
 
 /** The options of `run`, as cli.ts parses them. */
 export interface RunOptions {
-  readonly agent: string;
+  readonly agent?: string;
   readonly execute?: string;
   readonly db?: string;
   readonly agentDb?: string;
   readonly rules?: string;
+  /** Rules from --rule flags or the config file's rules: list. */
+  readonly ruleSpecs?: readonly RuleSpec[] | undefined;
   readonly judge?: string;
   readonly judgeUrl?: string;
   readonly judgeModel?: string;
@@ -102,6 +105,18 @@ async function loadJudge(options: RunOptions): Promise<Judge | undefined> {
   });
 }
 
+/** The rules of --rule/config (built-in ones built, modules loaded) and of --rules. */
+async function loadRules(options: RunOptions): Promise<CheckLike[] | undefined> {
+  if (options.ruleSpecs === undefined && options.rules === undefined) return undefined;
+  const rules: CheckLike[] = [];
+  for (const spec of options.ruleSpecs ?? []) {
+    if (spec.kind === "builtin") rules.push(spec.check);
+    else rules.push(...await loadChecks("rules", spec.ref));
+  }
+  if (options.rules !== undefined) rules.push(...await loadChecks("--rules", options.rules));
+  return rules;
+}
+
 /**
  * Refuses, before any case runs, an output path that cannot be written: a
  * long run (and its judge calls) must not be lost to a typo in --json.
@@ -172,7 +187,17 @@ function exitSoonAfter(code: number): void {
  * @param options the parsed command-line options
  * @returns the exit code: 0 when every case passed, 1 otherwise
  */
-export async function runCommand(file: string, options: RunOptions): Promise<number> {
+export async function runCommand(file: string | undefined, options: RunOptions): Promise<number> {
+  if (file === undefined) {
+    throw new UsageError(
+      "give a cases file: dbagenteval run cases.yaml, or cases: in dbagenteval.yaml",
+    );
+  }
+  if (options.agent === undefined) {
+    throw new UsageError(
+      "give the agent: --agent file:export, or agent: in dbagenteval.yaml",
+    );
+  }
   checkOptions(options);
   const tags = parseTags(options.tags);
   const timeout = timeoutMs(options.timeout);
@@ -186,9 +211,7 @@ export async function runCommand(file: string, options: RunOptions): Promise<num
   const agent = await loadFunction("--agent", options.agent) as Agent;
   const execute = await loadExecutor(options, selected);
   try {
-    const rules = options.rules === undefined
-      ? undefined
-      : await loadChecks("--rules", options.rules);
+    const rules = await loadRules(options);
     const judge = await loadJudge(options);
     const progress = progressLine();
     const suiteOptions: SuiteOptions = {

@@ -7,6 +7,8 @@ import type { Trace } from "../lib/eval/trace.ts";
 import { SqlRule, type SqlRuleOptions } from "./sql_rule.ts";
 import { allowedNames, type NameSource } from "./allowed_names.ts";
 import { pyList, type QueryModel } from "./query_model.ts";
+import { UnreadableSql } from "./_parse.ts";
+import type { SqliteAccess } from "../lib/sqlite/_authorizer.ts";
 
 /**
  * Passes when every column the SQL references, in any clause, is in the list
@@ -56,5 +58,39 @@ export class AllowedColumns extends SqlRule {
     }
     if (bad.length > 0) problems.push(`columns not allowed: ${pyList([...new Set(bad)])}`);
     return [...new Set(problems)];
+  }
+
+  /**
+   * With the database known (sqlite): every column SQLite's authorizer
+   * reports read or updated must be listed; `SELECT *` still fails when the
+   * parser can read the SQL (SQLite reports the columns a star reads, so
+   * the list is enforced either way).
+   */
+  protected override async sqliteProblems(
+    access: SqliteAccess & { readonly ok: true },
+    trace: Trace,
+    model: () => Promise<QueryModel>,
+  ): Promise<string[]> {
+    const allowed = allowedNames(this.#source, trace);
+    if ("problem" in allowed) return [allowed.problem];
+    const problems: string[] = [];
+    try {
+      const parsed = await model();
+      if (parsed.statements.some((s) => s.columns.some((c) => c.name === "*"))) {
+        problems.push("SELECT * is not allowed");
+      }
+    } catch (e) {
+      if (!(e instanceof UnreadableSql)) throw e;
+    }
+    const bad: string[] = [];
+    for (const s of access.statements) {
+      for (const call of s.calls) {
+        if (call.action !== "READ" && call.action !== "UPDATE") continue;
+        const column = call.arg2 ?? "";
+        if (column !== "" && !allowed.names.has(column.toLowerCase())) bad.push(column);
+      }
+    }
+    if (bad.length > 0) problems.push(`columns not allowed: ${pyList([...new Set(bad)])}`);
+    return problems;
   }
 }

@@ -7,6 +7,9 @@ import type { Trace } from "../lib/eval/trace.ts";
 import { SqlRule, type SqlRuleOptions } from "./sql_rule.ts";
 import { allowedNames, type NameSource } from "./allowed_names.ts";
 import { pyList, type QueryModel, tableRefs } from "./query_model.ts";
+import type { SqliteAccess } from "../lib/sqlite/_authorizer.ts";
+
+const WRITES = new Set(["INSERT", "UPDATE", "DELETE"]);
 
 /**
  * Passes when every table the SQL names is in the list (case-insensitive; a
@@ -48,6 +51,42 @@ export class AllowedTables extends SqlRule {
         const ok = allowed.names.has(qualified) ||
           (allowed.names.has(name) && ![...allowed.names].some((n) => n.endsWith(`.${name}`)));
         if (!ok) bad.push(ref.schema === null ? ref.name : `${ref.schema}.${ref.name}`);
+      }
+    }
+    return bad.length === 0 ? [] : [`tables not allowed: ${pyList([...new Set(bad)])}`];
+  }
+
+  /**
+   * With the database known (sqlite): every table SQLite's authorizer reports
+   * read or written, and every view a read goes through, must be listed. A
+   * view reads its tables, so they must be listed too.
+   */
+  protected override sqliteProblems(
+    access: SqliteAccess & { readonly ok: true },
+    trace: Trace,
+  ): string[] {
+    const allowed = allowedNames(this.#source, trace);
+    if ("problem" in allowed) return [allowed.problem];
+    const views = new Set(access.views.map((v) => v.toLowerCase()));
+    const bad: string[] = [];
+    const check = (name: string, schema: string | null): void => {
+      const lower = name.toLowerCase();
+      const qualified = schema === null ? lower : `${schema.toLowerCase()}.${lower}`;
+      const ok = allowed.names.has(qualified) ||
+        (allowed.names.has(lower) &&
+          ![...allowed.names].some((n) => n !== qualified && n.endsWith(`.${lower}`)));
+      if (!ok) bad.push(name);
+    };
+    for (const s of access.statements) {
+      for (const call of s.calls) {
+        if ((call.action === "READ" || WRITES.has(call.action)) && call.arg1 !== null) {
+          check(call.arg1, call.database);
+        }
+        if (
+          call.action === "READ" && call.source !== null && views.has(call.source.toLowerCase())
+        ) {
+          check(call.source, null);
+        }
       }
     }
     return bad.length === 0 ? [] : [`tables not allowed: ${pyList([...new Set(bad)])}`];

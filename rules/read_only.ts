@@ -6,6 +6,10 @@
 import type { Trace } from "../lib/eval/trace.ts";
 import { SqlRule, type SqlRuleOptions } from "./sql_rule.ts";
 import type { QueryModel } from "./query_model.ts";
+import type { SqliteAccess } from "../lib/sqlite/_authorizer.ts";
+
+/** Authorizer actions of a statement that only reads. */
+const READ_ACTIONS = new Set(["READ", "SELECT", "FUNCTION", "RECURSIVE"]);
 
 /**
  * Functions that read files, sleep, change settings or sequences, or reach
@@ -146,6 +150,33 @@ export class ReadOnly extends SqlRule {
       for (const into of s.into) problems.push(`SELECT ... ${into} writes`);
       const forbidden = [...new Set(s.functions.filter((f) => this.forbiddenFunctions.has(f)))];
       if (forbidden.length > 0) problems.push(`forbidden function ${forbidden.join(", ")}`);
+    }
+    return [...new Set(problems)];
+  }
+
+  /**
+   * With the database known (sqlite): each statement must be read-only for
+   * `sqlite3_stmt_readonly` and SQLite's authorizer must report nothing but
+   * reads and calls of allowed functions (so PRAGMA, ATTACH, BEGIN, which
+   * write no file, fail too).
+   */
+  protected override sqliteProblems(access: SqliteAccess & { readonly ok: true }): string[] {
+    const problems: string[] = [];
+    const count = access.statements.length;
+    if (count === 0) problems.push("no SQL statement");
+    if (count > 1) problems.push(`${count} statements; ReadOnly wants one`);
+    for (const s of access.statements) {
+      const before = problems.length;
+      for (const call of s.calls) {
+        if (call.action === "FUNCTION") {
+          const name = (call.arg2 ?? "").toLowerCase();
+          if (this.forbiddenFunctions.has(name)) problems.push(`forbidden function ${name}`);
+        } else if (!READ_ACTIONS.has(call.action)) {
+          const target = call.arg1 === null ? "" : ` ${call.arg1}`;
+          problems.push(`SQLite reports ${call.action}${target}`);
+        }
+      }
+      if (!s.readonly && problems.length === before) problems.push("SQLite reports a write");
     }
     return [...new Set(problems)];
   }

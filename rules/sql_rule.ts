@@ -9,6 +9,8 @@ import { Check, type CheckContext, type CheckResult, FAIL, PASS, SKIP } from "..
 import type { TestCase } from "../lib/eval/case.ts";
 import type { Trace } from "../lib/eval/trace.ts";
 import { traceSqlModel, UnreadableSql } from "./_parse.ts";
+import { traceSqliteAccess } from "./_sqlite_access.ts";
+import type { SqliteAccess } from "../lib/sqlite/_authorizer.ts";
 import { type Dialect, toDialect } from "./dialect.ts";
 import type { QueryModel } from "./query_model.ts";
 
@@ -29,6 +31,13 @@ import type { QueryModel } from "./query_model.ts";
 export interface SqlRuleOptions {
   /** How to read the SQL: `sqlite` (default), `postgres`, `mysql`, ... */
   readonly dialect?: string;
+  /**
+   * With `sqlite`: the SQLite file the SQL runs on. ReadOnly, AllowedTables and
+   * AllowedColumns then compile the SQL on its schema and ask SQLite what it
+   * reads and writes (the file is opened read-only; nothing runs). Default:
+   * the run's database (`--db`, else `--agent-db`), from the check context.
+   */
+  readonly database?: string;
 }
 
 /**
@@ -53,11 +62,32 @@ export interface SqlRuleOptions {
 export abstract class SqlRule extends Check {
   /** The dialect the SQL is read in. */
   readonly dialect: Dialect;
+  /** The SQLite file given with the `database` option, if any. */
+  readonly database: string | undefined;
 
-  /** @param options the dialect */
+  /** @param options the dialect, and for sqlite the database */
   constructor(options: SqlRuleOptions = {}) {
     super();
     this.dialect = toDialect(options.dialect);
+    this.database = options.database;
+  }
+
+  /**
+   * The problems of one SQL text as SQLite itself compiled it on the real
+   * schema; rules that can use it override this. `model` parses the text on
+   * demand (it rejects with UnreadableSql when the parser cannot read it).
+   *
+   * @param _access what SQLite's authorizer reported for each statement
+   * @param _trace the trace
+   * @param _model the parsed SQL, on demand
+   * @returns the problems, or null to read the parsed SQL instead
+   */
+  protected sqliteProblems(
+    _access: SqliteAccess & { readonly ok: true },
+    _trace: Trace,
+    _model: () => Promise<QueryModel>,
+  ): string[] | null | Promise<string[] | null> {
+    return null;
   }
 
   /**
@@ -74,13 +104,13 @@ export abstract class SqlRule extends Check {
    *
    * @param trace what the agent did
    * @param _testCase unused
-   * @param _context unused
+   * @param context the run's database, for sqlite
    * @returns one finding per generate stage with SQL, or SKIP without SQL
    */
   async run(
     trace: Trace,
     _testCase?: TestCase,
-    _context?: CheckContext,
+    context?: CheckContext,
   ): Promise<CheckResult | CheckResult[]> {
     const stages = trace.allOf("generate").filter((s) =>
       typeof s.output === "string" && s.output.trim() !== ""
@@ -89,9 +119,10 @@ export abstract class SqlRule extends Check {
     const results: CheckResult[] = [];
     for (const stage of stages) {
       let problems: string[];
+      const sql = stage.output as string;
       try {
-        const model = await traceSqlModel(trace, stage.output as string, this.dialect);
-        problems = this.problems(model, trace);
+        problems = await this.#sqliteProblems(trace, sql, context) ??
+          this.problems(await traceSqlModel(trace, sql, this.dialect), trace);
       } catch (e) {
         if (!(e instanceof UnreadableSql)) throw e;
         problems = [e.message];
@@ -103,5 +134,23 @@ export abstract class SqlRule extends Check {
       );
     }
     return results.length === 1 ? results[0]! : results;
+  }
+
+  /**
+   * SQLite's own answer when the dialect is sqlite, a database is known and
+   * SQLite can compile the SQL on it; null otherwise (SQL that SQLite cannot
+   * compile there cannot run there either: the parser then reads it).
+   */
+  async #sqliteProblems(
+    trace: Trace,
+    sql: string,
+    context: CheckContext | undefined,
+  ): Promise<string[] | null> {
+    const database = this.database ?? context?.database;
+    if (this.dialect !== "sqlite" || database === undefined) return null;
+    if (this.sqliteProblems === SqlRule.prototype.sqliteProblems) return null;
+    const access = await traceSqliteAccess(trace, sql, database);
+    if (!access.ok) return null;
+    return await this.sqliteProblems(access, trace, () => traceSqlModel(trace, sql, this.dialect));
   }
 }

@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { pathToFileURL } from "node:url";
-import { tempDir } from "./fixtures.ts";
+import { makeDb, tempDir } from "./fixtures.ts";
 import { ROOT, runCli } from "./cli.ts";
 
 const dir = tempDir("dbagenteval-rules-cli-");
@@ -42,7 +42,48 @@ fs.writeFileSync(
   "- id: read\n  question: read\n- id: write\n  question: write\n- id: broken\n  question: broken\n",
 );
 
+makeDb(dir.file("shop.db"), "CREATE TABLE orders (id INTEGER, store_id TEXT, note TEXT);");
+fs.writeFileSync(
+  dir.file("lite.ts"),
+  `import { AllowedColumns, ReadOnly } from ${MOD};
+const SQL: Record<string, string> = {
+  intersect: "SELECT id FROM orders WHERE store_id = 's1' INTERSECT SELECT id FROM orders",
+  note: "SELECT note FROM orders",
+};
+export const agent = (q: string) => ({ sql: SQL[q], answer: "ok" });
+export const RULES = [new ReadOnly(), new AllowedColumns(["id", "store_id"])];
+`,
+);
+fs.writeFileSync(
+  dir.file("lite.yaml"),
+  "- id: intersect\n  question: intersect\n- id: note\n  question: note\n",
+);
+
 describe("SQL rules in a run", () => {
+  it("run --db compiles SQLite SQL on the database: INTERSECT passes, a column not allowed fails", () => {
+    const before = fs.readFileSync(dir.file("shop.db"));
+    const r = runCli(
+      [
+        "run",
+        "lite.yaml",
+        "--agent",
+        "lite.ts:agent",
+        "--rules",
+        "lite.ts:RULES",
+        "--db",
+        "shop.db",
+      ],
+      { cwd: dir.path },
+    );
+    assert.match(r.stdout, /^PASS {2}intersect\n/m, r.stdout + r.stderr);
+    assert.match(
+      r.stdout,
+      /^FAIL {2}note\n +generate \/ allowed_columns: columns not allowed: \['note'\]/m,
+    );
+    assert.equal(r.code, 1, r.stderr);
+    assert.deepEqual(fs.readFileSync(dir.file("shop.db")), before);
+  });
+
   it("run reads PostgreSQL with PostgreSQL's parser: a read passes, a write in a CTE fails", () => {
     const r = runCli(["run", "pg.yaml", "--agent", "pg.ts:agent", "--rules", "pg.ts:RULES"], {
       cwd: dir.path,

@@ -133,6 +133,11 @@ export interface CheckContext {
   readonly dbDiff?: DatabaseDiff;
   /** The original database given with --agent-db (only ever read), for reference agents. */
   readonly agentDb?: string;
+  /**
+   * The SQLite file the run reads (`--db`, else `--agent-db`), only ever read:
+   * the SQL rules on SQLite compile the agent's SQL on its schema (never run it).
+   */
+  readonly database?: string;
 }
 
 /**

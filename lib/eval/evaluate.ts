@@ -74,6 +74,8 @@ export interface EvaluateOptions {
   readonly dbDiff?: DatabaseDiff | undefined;
   /** The original --agent-db file, for checks that run a reference agent on their own copy. */
   readonly agentDb?: string | undefined;
+  /** The SQLite file the SQL runs on (default: agentDb), for the SQL rules. */
+  readonly database?: string | undefined;
   /** Why the test itself could not fully run, e.g. the reference SQL failed. */
   readonly error?: string | undefined;
 }
@@ -145,6 +147,9 @@ export async function evaluate(
     ...(options.judge !== undefined ? { judge: options.judge } : {}),
     ...(options.dbDiff !== undefined ? { dbDiff: options.dbDiff } : {}),
     ...(options.agentDb !== undefined ? { agentDb: options.agentDb } : {}),
+    ...((options.database ?? options.agentDb) !== undefined
+      ? { database: (options.database ?? options.agentDb)! }
+      : {}),
   };
   const checks: CheckLike[] = [
     ...builtinChecks(),
@@ -390,6 +395,7 @@ export async function runCase(
     referenceColumns,
     dbDiff,
     agentDb: options.agentDb,
+    database: sqlitePathOf(options.execute),
     error,
   });
 }
@@ -445,4 +451,10 @@ export function checkQuestion(
     ...(referenceSql !== undefined ? { reference_sql: referenceSql } : {}),
   });
   return runCase(testCase, agent, options);
+}
+
+/** The file of an executor over a SQLite file (`sqliteExecutor`, `--db`), else undefined. */
+function sqlitePathOf(execute: Executor | undefined): string | undefined {
+  const path = (execute as { path?: unknown } | undefined)?.path;
+  return typeof path === "string" ? path : undefined;
 }

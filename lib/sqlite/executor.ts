@@ -55,6 +55,8 @@ export interface SqliteExecutor extends Executor {
   (sql: string): Promise<SqliteRows>;
   /** Closes the connection; a later call reopens it. */
   close(): void;
+  /** The SQLite file it reads: the SQL rules compile the agent's SQL on it too. */
+  readonly path: string;
 }
 
 /**
@@ -88,6 +90,7 @@ export function sqliteExecutor(path: string): SqliteExecutor {
     return queryWithColumns(open, sql);
   };
   return Object.assign(execute, {
+    path,
     close(): void {
       const pending = db;
       db = undefined;

@@ -86,12 +86,26 @@ db.command("match")
     process.exitCode = await dbMatchCommand(diff, selector);
   });
 
+program.command("init")
+  .description("write a commented dbagenteval.yaml, example cases, a small database and an agent")
+  .addOption(
+    new Option("--agent <kind>", "the agent skeleton to write").choices(["ts"] as const)
+      .default("ts" as const),
+  )
+  .option("--dir <folder>", "where to write the files", ".")
+  .option("--force", "overwrite files that exist")
+  .action(async (options) => {
+    const { initCommand } = await import("./lib/cli/init.ts");
+    process.exitCode = initCommand(options);
+  });
+
 program.command("validate")
   .description("check a cases file for mistakes without running the agent")
   .argument("<cases>", "a .yaml, .yml, .json or .jsonl cases file")
-  .action(async (cases) => {
+  .option("--db <file>", "also run each reference_sql (read-only) on this SQLite file")
+  .action(async (cases, options) => {
     const { validateCommand } = await import("./lib/cli/validate.ts");
-    process.exitCode = await validateCommand(cases);
+    process.exitCode = await validateCommand(cases, options);
   });
 
 program.command("run")

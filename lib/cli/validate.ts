@@ -1,29 +1,105 @@
 /**
- * `dbagenteval validate CASES`: reads a cases file and reports its first
- * mistake with file and line, without running any agent.
+ * `dbagenteval validate CASES [--db FILE]`: reads a cases file and reports
+ * its first mistake with file and line, without running any agent. With
+ * `--db`, it also runs every reference query (read-only) and reports each
+ * one that fails, so a typo in a table name is found before an agent is asked.
  *
  * @module
  */
+import * as fs from "node:fs";
 import process from "node:process";
+import { isMap, isPair, isScalar, isSeq, LineCounter, parseDocument } from "yaml";
 import { CasesFileError } from "../errors.ts";
 import { loadCases } from "../eval/cases.ts";
+import { sqliteExecutor } from "../sqlite/executor.ts";
+
+/** The options of `validate`. */
+export interface ValidateOptions {
+  /** Run each reference_sql read-only on this SQLite file. */
+  readonly db?: string;
+}
+
+/** The line of each case's reference_sql in the file, by case index. */
+function referenceLines(file: string): (number | undefined)[] {
+  const text = fs.readFileSync(file, "utf8");
+  if (/\.jsonl$/i.test(file)) {
+    return text.split("\n").map((line, i) => line.trim() === "" ? undefined : i + 1)
+      .filter((line) => line !== undefined);
+  }
+  const counter = new LineCounter();
+  const doc = parseDocument(text, { lineCounter: counter, logLevel: "silent" });
+  if (!isSeq(doc.contents)) return [];
+  return doc.contents.items.map((item) => {
+    if (!isMap(item)) return undefined;
+    const pair = item.items.find((p) =>
+      isPair(p) && isScalar(p.key) && p.key.value === "reference_sql"
+    );
+    const offset = (pair?.value as { range?: [number] } | undefined)?.range?.[0];
+    return offset === undefined ? undefined : counter.linePos(offset).line;
+  });
+}
+
+function firstLine(error: unknown): string {
+  return (error instanceof Error ? error.message : String(error)).split("\n")[0]!;
+}
 
 /**
- * Checks a cases file.
+ * Checks a cases file, and with `db` its reference queries.
  *
  * @param file the cases file (.yaml, .yml, .json or .jsonl)
- * @returns the exit code: 0 when every case is valid, 2 otherwise
+ * @param options `db`: the SQLite file to run the reference queries on
+ * @returns the exit code: 0 when every case is valid (and every reference
+ *   query runs), 2 otherwise
  */
-export async function validateCommand(file: string): Promise<number> {
+export async function validateCommand(
+  file: string,
+  options: ValidateOptions = {},
+): Promise<number> {
+  let cases;
   try {
-    const cases = await loadCases(file);
-    process.stdout.write(`${file}: ${cases.length} case(s) OK\n`);
-    return 0;
+    cases = await loadCases(file);
   } catch (error) {
-    // The guide prints a mistake in a cases file as `file:line: message`,
-    // the way compilers do, so that editors can jump to it.
+    // A mistake in a cases file prints as `file:line: message`, the way
+    // compilers do, so that editors can jump to it.
     if (!(error instanceof CasesFileError)) throw error;
     process.stderr.write(`${error.message}\n`);
     return 2;
+  }
+  if (options.db === undefined) {
+    process.stdout.write(`${file}: ${cases.length} case(s) OK\n`);
+    return 0;
+  }
+  const execute = sqliteExecutor(options.db);
+  try {
+    await execute("SELECT 1"); // a missing or broken database is a usage error
+    const lines = referenceLines(file);
+    let failed = 0;
+    let ran = 0;
+    for (const [index, c] of cases.entries()) {
+      if (c.reference_sql === undefined) continue;
+      ran++;
+      try {
+        await execute(c.reference_sql);
+      } catch (error) {
+        failed++;
+        const line = lines[index];
+        process.stderr.write(
+          `${file}${line === undefined ? "" : `:${line}`}: case ${c.id}: reference_sql fails on ` +
+            `${options.db}: ${firstLine(error)}\n`,
+        );
+      }
+    }
+    if (failed > 0) {
+      process.stderr.write(`${failed} of ${ran} reference quer${ran === 1 ? "y" : "ies"} failed\n`);
+      return 2;
+    }
+    process.stdout.write(
+      `${file}: ${cases.length} case(s) OK; ${ran} reference quer${
+        ran === 1 ? "y runs" : "ies run"
+      } on ${options.db}\n`,
+    );
+    return 0;
+  } finally {
+    execute.close();
   }
 }

@@ -1,0 +1,103 @@
+/**
+ * End to end: `init` writes a project that `run` passes at once, and
+ * `validate --db` runs each reference query and names the ones that fail.
+ */
+import { after, describe, it } from "node:test";
+import assert from "node:assert/strict";
+import * as fs from "node:fs";
+import { makeDb, snapshotDir, tempDir } from "./fixtures.ts";
+import { runCli } from "./cli.ts";
+
+const dir = tempDir("dbagenteval-init-cli-");
+after(() => dir.cleanup());
+
+describe("dbagenteval init", () => {
+  it("writes a config, cases, a database and a TypeScript agent that run passes", () => {
+    const project = dir.file("ts");
+    const init = runCli(["init", "--dir", project]);
+    assert.equal(init.code, 0, init.stderr);
+    assert.deepEqual(fs.readdirSync(project).sort(), [
+      "agent.ts",
+      "cases.yaml",
+      "dbagenteval.yaml",
+      "shop.db",
+    ]);
+    const config = fs.readFileSync(dir.file("ts/dbagenteval.yaml"), "utf8");
+    assert.match(config, /^# dbagenteval\.yaml/);
+    assert.match(config, /^agent: agent\.ts:agent$/m);
+    assert.match(config, /^db: shop\.db$/m);
+    const run = runCli(["run"], { cwd: project });
+    assert.equal(run.code, 0, run.stdout + run.stderr);
+    assert.match(run.stdout, /^PASS {2}delivered-orders$/m);
+    assert.match(run.stdout, /2 of 2 passed \(100%\)/);
+  });
+
+  it("writes nothing when a file would be overwritten, and says so", () => {
+    const project = dir.file("taken");
+    fs.mkdirSync(project);
+    fs.writeFileSync(dir.file("taken/cases.yaml"), "- question: mine\n");
+    const r = runCli(["init", "--dir", project]);
+    assert.equal(r.code, 2);
+    assert.match(r.stderr, /^error: init: cases\.yaml already exist\(s\) in .*pass --force/);
+    assert.deepEqual(fs.readdirSync(project), ["cases.yaml"]);
+    assert.equal(fs.readFileSync(dir.file("taken/cases.yaml"), "utf8"), "- question: mine\n");
+  });
+
+  it("refuses an agent kind it does not know", () => {
+    const r = runCli(["init", "--dir", dir.file("x"), "--agent", "cobol"]);
+    assert.equal(r.code, 2);
+    assert.match(r.stderr, /argument 'cobol' is invalid/);
+  });
+});
+
+describe("dbagenteval validate --db", () => {
+  const db = makeDb(
+    dir.file("shop.db"),
+    "CREATE TABLE orders (id INTEGER PRIMARY KEY, amount INTEGER); INSERT INTO orders VALUES (1, 5);",
+  );
+  fs.writeFileSync(
+    dir.file("cases.yaml"),
+    `- id: total
+  question: What is the total?
+  reference_sql: SELECT SUM(amount) AS total FROM orders
+- id: artists
+  question: How many artists?
+  reference_sql: SELECT COUNT(*) FROM Artists
+- id: no-sql
+  question: Hello?
+- id: typo
+  question: Count?
+  reference_sql: SELEC COUNT(*) FROM orders
+`,
+  );
+
+  it("names each reference query that fails, with its line, and exits 2", () => {
+    const before = snapshotDir(dir.path);
+    const r = runCli(["validate", "cases.yaml", "--db", db], { cwd: dir.path });
+    assert.equal(r.code, 2, r.stdout);
+    const lines = r.stderr.trimEnd().split("\n");
+    assert.match(
+      lines[0]!,
+      /^cases\.yaml:6: case artists: reference_sql fails on .*shop\.db: no such table: Artists$/,
+    );
+    assert.match(lines[1]!, /^cases\.yaml:11: case typo: reference_sql fails on .*: near "SELEC"/);
+    assert.equal(lines[2], "2 of 3 reference queries failed");
+    assert.deepEqual(snapshotDir(dir.path), before);
+  });
+
+  it("passes when every reference query runs", () => {
+    fs.writeFileSync(
+      dir.file("good.yaml"),
+      "- question: Total?\n  reference_sql: SELECT SUM(amount) FROM orders\n",
+    );
+    const r = runCli(["validate", "good.yaml", "--db", db], { cwd: dir.path });
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout, /^good\.yaml: 1 case\(s\) OK; 1 reference query runs on /);
+  });
+
+  it("refuses a database that does not exist, exit 2", () => {
+    const r = runCli(["validate", "cases.yaml", "--db", "nope.db"], { cwd: dir.path });
+    assert.equal(r.code, 2);
+    assert.match(r.stderr, /^error: .*nope\.db/);
+  });
+});

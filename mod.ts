@@ -35,7 +35,14 @@ export {
 } from "./lib/sqlite/executor.ts";
 export { type KeyedRows, rowKeys, rowObjects, type RowSet, toRowSet } from "./lib/row_set.ts";
 export { type DatabaseInfo, databaseInfo, type TableInfo } from "./lib/sqlite/info.ts";
-export { compareValues, sameValue, type SqliteRow, type SqliteValue } from "./lib/sqlite/value.ts";
+export {
+  compareValues,
+  emptyRow,
+  sameValue,
+  type SqliteRow,
+  type SqliteValue,
+} from "./lib/sqlite/value.ts";
+export { decodeSqliteText, encodeSqliteText, hasEscapedBytes } from "./lib/sqlite/text.ts";
 
 // Counterexample search (lib/counterexample)
 export {

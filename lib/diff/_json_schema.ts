@@ -8,7 +8,7 @@
  */
 import * as v from "valibot";
 import { Buffer } from "node:buffer";
-import type { SqliteValue } from "../sqlite/value.ts";
+import { emptyRow, type SqliteRow, type SqliteValue } from "../sqlite/value.ts";
 import { DIFF_FORMAT_VERSION } from "./types.ts";
 
 const REALS = new Set(["Infinity", "-Infinity", "NaN", "-0"]);
@@ -45,14 +45,33 @@ function decodeValue(x: unknown): SqliteValue {
  * column names are free, so a column called "$bigint" is a column, not a
  * value to decode.
  */
-const value = v.pipe(
-  v.custom<unknown>(
-    (x) => x === null || typeof x === "number" || typeof x === "string" || encoded(x) !== null,
-    "expected a SQLite value (null, number, string, {$bigint}, {$blob} or {$real})",
-  ),
-  v.transform(decodeValue),
+const isValue = (x: unknown): boolean =>
+  x === null || typeof x === "number" || typeof x === "string" || encoded(x) !== null;
+const isRecord = (x: unknown): x is Record<string, unknown> =>
+  typeof x === "object" && x !== null && !Array.isArray(x);
+/**
+ * A row: its columns are read one by one into a row without a prototype
+ * (valibot's record() drops keys such as "__proto__" and "constructor",
+ * which are fine column names).
+ */
+const row = v.pipe(
+  v.custom<Record<string, unknown>>(isRecord, "expected a row (an object of column values)"),
+  v.rawCheck(({ dataset, addIssue }) => {
+    if (!dataset.typed) return;
+    const input = dataset.value;
+    const bad = Object.keys(input).find((k) => !isValue(input[k]));
+    if (bad === undefined) return;
+    addIssue({
+      message: "expected a SQLite value (null, number, string, {$bigint}, {$blob} or {$real})",
+      path: [{ type: "object", origin: "value", input, key: bad, value: input[bad] }],
+    });
+  }),
+  v.transform((x): SqliteRow => {
+    const out = emptyRow();
+    for (const k of Object.keys(x)) out[k] = decodeValue(x[k]);
+    return out;
+  }),
 );
-const row = v.record(v.string(), value);
 const status = v.picklist(["added", "removed", "changed", "unchanged"]);
 const strings = v.array(v.string());
 

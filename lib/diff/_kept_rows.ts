@@ -19,6 +19,11 @@ export class KeptRows {
     this.#max = maxRows;
   }
 
+  /** Most rows kept per kind. */
+  get max(): number {
+    return this.#max;
+  }
+
   /** Whether one more row of `kind` would be kept (count it either way). */
   wants(kind: keyof RowCounts): boolean {
     return this.counts[kind] < this.#max;

@@ -4,7 +4,17 @@
  *
  * @module
  */
+import { encodeSqliteText, hasEscapedBytes } from "../sqlite/text.ts";
 import type { SqliteValue } from "../sqlite/value.ts";
+
+/**
+ * A name folded the way SQLite compares identifiers: ASCII letters only.
+ * `K` and `k` are one column, but the Kelvin sign U+212A, `É` and `é`
+ * are names of their own (JavaScript's `toLowerCase()` would merge them).
+ */
+export function foldName(name: string): string {
+  return name.replace(/[A-Z]+/g, (m) => m.toLowerCase());
+}
 
 /** `name` as a double-quoted SQL identifier. */
 export function ident(name: string): string {
@@ -17,7 +27,8 @@ export function stringLiteral(text: string): string {
 }
 
 /**
- * A value as a SQL literal: NULL, 42, 1.5, 'text', x'00ff'. Reals that are
+ * A value as a SQL literal: NULL, 42, 1.5, 'text', x'00ff', and
+ * `CAST(x'ff' AS TEXT)` for text that is not valid UTF-8. Reals that are
  * whole numbers keep a ".0" so they read back as REAL; infinities use the
  * 9e999 spelling the sqlite3 shell uses.
  *
@@ -32,8 +43,16 @@ export function sqlLiteral(v: SqliteValue): string {
     if (v === -Infinity) return "-9e999";
     return String(v);
   }
-  if (typeof v === "string") return stringLiteral(v);
+  if (typeof v === "string") {
+    return hasEscapedBytes(v)
+      ? `CAST(${hexLiteral(encodeSqliteText(v))} AS TEXT)`
+      : stringLiteral(v);
+  }
+  return hexLiteral(v);
+}
+
+function hexLiteral(bytes: Uint8Array): string {
   let hex = "";
-  for (const b of v) hex += b.toString(16).padStart(2, "0");
+  for (const b of bytes) hex += b.toString(16).padStart(2, "0");
   return `x'${hex}'`;
 }

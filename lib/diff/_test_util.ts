@@ -26,7 +26,9 @@ export async function diffSql(
     const diff = await diffSqliteDatabases(a, b, options);
     const db = diff.databases[0];
     if (db === undefined) throw new Error("no database in the diff");
-    return db;
+    // Rows have no prototype (see emptyRow); a clone makes them plain
+    // objects that deepStrictEqual compares with literals.
+    return structuredClone(db);
   } finally {
     dir.cleanup();
   }

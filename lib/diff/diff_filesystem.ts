@@ -145,13 +145,32 @@ function listDatabases(
     throw new UsageError(`"${source}" is not a folder; pass a folder, or diff files one by one`);
   }
   const out = new Map<string, string>();
+  // Symlinks are followed, to files and to folders, as `cp -L` or a shell
+  // glob would; a folder already being walked (a link to a parent) is not
+  // entered twice, and a dangling link is no database.
+  const walking = new Set<string>();
   const walk = (dir: string, rel: string): void => {
+    const real = fs.realpathSync(dir);
+    if (walking.has(real)) return;
+    walking.add(real);
     for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
       const full = nodePath.join(dir, entry.name);
       const relPath = rel === "" ? entry.name : `${rel}/${entry.name}`;
-      if (entry.isDirectory()) walk(full, relPath);
-      else if (entry.isFile() && matches(relPath)) out.set(relPath, full);
+      let isDir = entry.isDirectory();
+      let isFile = entry.isFile();
+      if (entry.isSymbolicLink()) {
+        try {
+          const target = fs.statSync(full);
+          isDir = target.isDirectory();
+          isFile = target.isFile();
+        } catch {
+          continue;
+        }
+      }
+      if (isDir) walk(full, relPath);
+      else if (isFile && matches(relPath)) out.set(relPath, full);
     }
+    walking.delete(real);
   };
   walk(source, "");
   return out;

@@ -16,7 +16,7 @@ async function diffOf(changes: string): Promise<DatabaseDiff> {
   n++;
   const a = makeDb(dir.file(`a${n}.db`), BASE);
   const b = makeDb(dir.file(`b${n}.db`), `${BASE} ${changes}`);
-  const diff = await diffSqliteDatabases(a, b);
+  const diff = structuredClone(await diffSqliteDatabases(a, b));
   // Both diffs describe the same database name.
   return { ...diff, databases: diff.databases.map((d) => ({ ...d, name: "app.db" })) };
 }

@@ -14,6 +14,7 @@ import { type PageScan, scanPages } from "./_page_scan.ts";
 import { readSchema, type SideSchema, type TableSchema } from "./schema.ts";
 import { type ColumnsDiff, diffColumns, diffObjects, tableSchemaChanged } from "./schema_diff.ts";
 import { diffTableData } from "./table_data.ts";
+import { foldName } from "./_sql.ts";
 import type {
   ChangeStatus,
   DatabaseChange,
@@ -166,8 +167,8 @@ export async function diffDatabasePair(pair: DatabasePair): Promise<DatabaseChan
 
 function tableFilter(settings: DiffSettings): (name: string) => boolean {
   if (settings.tables === null) return () => true;
-  const wanted = new Set(settings.tables.map((t) => t.toLowerCase()));
-  return (name) => wanted.has(name.toLowerCase());
+  const wanted = new Set(settings.tables.map(foldName));
+  return (name) => wanted.has(foldName(name));
 }
 
 interface TablesInput {
@@ -183,7 +184,7 @@ function diffTables(input: TablesInput): { tables: TableDiff[]; skipped: Skipped
   const keep = tableFilter(settings);
   // SQLite compares table names case-insensitively (ASCII only): "Users"
   // renamed to "users" is the same table, under its after name.
-  const fold = (name: string): string => name.replace(/[A-Z]+/g, (m) => m.toLowerCase());
+  const fold = foldName;
   const byName = (side: SideSchema | null): Map<string, TableSchema> =>
     new Map([...side?.tables.values() ?? []].map((t) => [fold(t.name), t]));
   const a = byName(sides.before);
@@ -196,7 +197,7 @@ function diffTables(input: TablesInput): { tables: TableDiff[]; skipped: Skipped
   const skipped: SkippedTable[] = [];
   for (const { name, before, after } of pairs) {
     if (!keep(name)) continue;
-    if (/^sqlite_/i.test(name) && name.toLowerCase() !== "sqlite_sequence") {
+    if (/^sqlite_/i.test(name) && foldName(name) !== "sqlite_sequence") {
       skipped.push({
         name,
         reason: /^sqlite_stat/i.test(name)
@@ -213,11 +214,11 @@ function diffTables(input: TablesInput): { tables: TableDiff[]; skipped: Skipped
 }
 
 function virtualReason(t: TableSchema, sides: TablesInput["sides"]): string {
-  const prefix = `${t.name}_`.toLowerCase();
+  const prefix = foldName(`${t.name}_`);
   const shadows = [
     ...new Set(
       [...sides.before?.tables.values() ?? [], ...sides.after?.tables.values() ?? []]
-        .filter((s) => s.module === null && s.name.toLowerCase().startsWith(prefix))
+        .filter((s) => s.module === null && foldName(s.name).startsWith(prefix))
         .map((s) => s.name),
     ),
   ].sort();

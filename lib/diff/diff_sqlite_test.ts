@@ -199,15 +199,16 @@ describe("diffSqliteDatabases() on schema changes", () => {
       ["email", "TEXT", "'none'"],
     ]);
     assert.deepEqual(got.compared_columns, ["id", "a"]);
+    // The added column holds its default on every row: only row 2 changed.
     assert.deepEqual(rowSummary(got).changed, [{
       key: { id: 2 },
       before: { id: 2, a: "y" },
-      after: { id: 2, a: "z" },
+      after: { id: 2, a: "z", email: "none" },
       changed_columns: ["a"],
     }]);
   });
 
-  it("shows a renamed column as one removed and one added, rows unchanged", async () => {
+  it("shows a renamed column as one removed and one added, and the values that moved", async () => {
     const got = table(
       await diffSql(
         "CREATE TABLE t(id INTEGER PRIMARY KEY, name); INSERT INTO t VALUES (1,'x');",
@@ -218,7 +219,12 @@ describe("diffSqliteDatabases() on schema changes", () => {
     assert.deepEqual(got.columns.added.map((c) => c.name), ["full_name"]);
     assert.deepEqual(got.columns.removed.map((c) => c.name), ["name"]);
     assert.equal(got.status, "changed");
-    assert.equal(got.data_status, "unchanged");
+    assert.deepEqual(rowSummary(got).changed, [{
+      key: { id: 1 },
+      before: { id: 1, name: "x" },
+      after: { id: 1, full_name: "x" },
+      changed_columns: ["name", "full_name"],
+    }]);
   });
 
   it("reports not-null, default and primary-key membership changes", async () => {

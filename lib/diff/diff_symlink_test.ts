@@ -34,7 +34,7 @@ describe("a database reached through a symlink", () => {
 
   it("diffSqliteDatabases() reads the -wal beside the real file, not beside the link", async () => {
     const untouched = snapshotDir(dir.path);
-    const diff = await diffSqliteDatabases(before, link);
+    const diff = structuredClone(await diffSqliteDatabases(before, link));
     const t = diff.databases[0]?.tables.find((x) => x.name === "t");
     assert.equal(t?.counts.changed, 1);
     assert.deepEqual(t?.rows.changed[0]?.after, { id: 15000, v: "new" });

@@ -21,7 +21,7 @@
  */
 import type { Database } from "../sqlite/database.ts";
 import type { ColumnInfo, KeyKind } from "./types.ts";
-import { ident, stringLiteral } from "./_sql.ts";
+import { foldName, ident, stringLiteral } from "./_sql.ts";
 
 /** One table of one side. */
 export interface TableSchema {
@@ -169,11 +169,11 @@ function tableSchema(
       keyKind = "primary_key";
     }
   } else if (
-    !withoutRowid && !t.pkIndexed && pk.length === 1 && pk[0]!.type.toUpperCase() === "INTEGER"
+    !withoutRowid && !t.pkIndexed && pk.length === 1 && foldName(pk[0]!.type) === "integer"
   ) {
     keyKind = "rowid";
   } else keyKind = "primary_key";
-  const names = new Set(columns.map((c) => c.name.toLowerCase()));
+  const names = new Set(columns.map((c) => foldName(c.name)));
   const rowidName = withoutRowid || module !== null
     ? null
     : (["rowid", "_rowid_", "oid"].find((n) => !names.has(n)) ?? null);

@@ -6,6 +6,7 @@
  */
 import type { ObjectSchema, TableSchema } from "./schema.ts";
 import { normalizeSql } from "./schema.ts";
+import { foldName } from "./_sql.ts";
 import type { ColumnAspect, ColumnChange, ColumnInfo, SchemaObjectChange } from "./types.ts";
 
 /** The column changes of a table present on both sides. */
@@ -17,7 +18,7 @@ export interface ColumnsDiff {
 
 /**
  * Compares the columns of two versions of a table, matching them by name
- * (case-insensitively, as SQLite does). A renamed column is one removed and
+ * (ASCII letters case-insensitively, as SQLite does). A renamed column is one removed and
  * one added: nothing links the two names.
  *
  * @param before the table before
@@ -26,7 +27,7 @@ export interface ColumnsDiff {
  */
 export function diffColumns(before: TableSchema, after: TableSchema): ColumnsDiff {
   const byName = (cols: readonly ColumnInfo[]): Map<string, ColumnInfo> =>
-    new Map(cols.map((c) => [c.name.toLowerCase(), c]));
+    new Map(cols.map((c) => [foldName(c.name), c]));
   const a = byName(before.columns);
   const b = byName(after.columns);
   const changed: ColumnChange[] = [];
@@ -39,15 +40,15 @@ export function diffColumns(before: TableSchema, after: TableSchema): ColumnsDif
     }
   }
   return {
-    added: after.columns.filter((c) => !a.has(c.name.toLowerCase())),
-    removed: before.columns.filter((c) => !b.has(c.name.toLowerCase())),
+    added: after.columns.filter((c) => !a.has(foldName(c.name))),
+    removed: before.columns.filter((c) => !b.has(foldName(c.name))),
     changed,
   };
 }
 
 function columnAspects(a: ColumnInfo, b: ColumnInfo): ColumnAspect[] {
   const out: ColumnAspect[] = [];
-  if (a.type.toUpperCase() !== b.type.toUpperCase()) out.push("type");
+  if (foldName(a.type) !== foldName(b.type)) out.push("type");
   if (a.not_null !== b.not_null) out.push("not_null");
   if (a.default !== b.default) out.push("default");
   if (a.primary_key !== b.primary_key) out.push("primary_key");
@@ -87,7 +88,7 @@ export function diffObjects(
   after: readonly ObjectSchema[],
   keep: (table: string) => boolean,
 ): SchemaObjectChange[] {
-  const id = (o: ObjectSchema): string => `${o.type}\0${o.name.toLowerCase()}`;
+  const id = (o: ObjectSchema): string => `${o.type}\0${foldName(o.name)}`;
   const a = new Map(before.filter((o) => keep(o.table)).map((o) => [id(o), o]));
   const b = new Map(after.filter((o) => keep(o.table)).map((o) => [id(o), o]));
   const out: SchemaObjectChange[] = [];

@@ -72,7 +72,7 @@ describe("diffSqliteDatabases() with an INTEGER PRIMARY KEY DESC", () => {
     const after = new DatabaseSync(b);
     after.exec("UPDATE t SET v = 'changed' WHERE rowid = 10");
     after.close();
-    const t = (await diffSqliteDatabases(a, b)).databases[0]!.tables[0]!;
+    const t = structuredClone(await diffSqliteDatabases(a, b)).databases[0]!.tables[0]!;
     assert.deepEqual(t.counts, { added: 0, removed: 0, changed: 1 });
     assert.deepEqual(t.rows.changed[0]?.key, { id: 4991 });
     assert.deepEqual(t.rows.changed[0]?.after, { id: 4991, v: "changed" });

@@ -14,7 +14,14 @@
  *   compared with `+a IS NOT +b COLLATE BINARY`: the unary `+` drops column
  *   affinity (so TEXT '1' never equals INTEGER 1 after a type change) and
  *   BINARY drops a NOCASE collation, leaving SQLite's plain `IS`: 1 IS 1.0,
- *   but 1, '1' and x'31' differ, and integers compare exactly.
+ *   but 1, '1' and x'31' differ, and integers compare exactly. A column only
+ *   one side has changes a paired row when its value is not the column's
+ *   default (`ALTER TABLE ... ADD COLUMN phone` then one `UPDATE` shows that
+ *   row changed; dropping a column shows the rows that held a value in it).
+ *   Rows whose key holds a NULL (a rowid table's non-INTEGER primary key
+ *   allows it) cannot pair by key: they are compared as a multiset of whole
+ *   rows, like a keyless table, so an unchanged one is never reported
+ *   whatever the page layout.
  * - multiset (no key on either side, same columns): rows whose rowid partner
  *   on the other side is identical cancel first (a sound shortcut: removing
  *   one equal element from both multisets leaves their difference alone);
@@ -23,19 +30,21 @@
  *   in memory: memory grows with the number of rows that moved or changed,
  *   not with the table.
  * - whole (one side only, or the key is not shared): every row of the
- *   before side is removed and every row of the after side added.
+ *   before side is removed and every row of the after side added. When
+ *   both sides exist the rows carry no key (`key_kind` none) and come in
+ *   value order, like keyless rows.
  *
  * @module
  */
 import { collectGarbage } from "../sqlite/_collect_garbage.ts";
 import type { Database } from "../sqlite/database.ts";
 import type { Statement } from "../sqlite/statement.ts";
-import type { SqliteRow } from "../sqlite/value.ts";
-import { sameValue } from "../sqlite/value.ts";
+import type { SqliteRow, SqliteValue } from "../sqlite/value.ts";
+import { emptyRow, sameValue } from "../sqlite/value.ts";
 import { KeptRows } from "./_kept_rows.ts";
-import { ident } from "./_sql.ts";
+import { foldName, ident, sqlLiteral } from "./_sql.ts";
 import type { TableSchema } from "./schema.ts";
-import type { KeyKind } from "./types.ts";
+import type { ColumnInfo, KeyKind } from "./types.ts";
 
 /** One side of a table: the attached schema name and the table. */
 export interface TableSide {
@@ -81,12 +90,12 @@ export type PairingMode = "keyed" | "multiset" | "whole";
  * @returns the mode
  */
 export function pairingMode(before: TableSchema, after: TableSchema): PairingMode {
-  const lower = (names: readonly string[]): string => names.map((n) => n.toLowerCase()).join("\0");
+  const folded = (names: readonly string[]): string => names.map(foldName).join("\0");
   if (before.keyKind !== "none" && after.keyKind !== "none") {
-    return lower(before.key) === lower(after.key) ? "keyed" : "whole";
+    return folded(before.key) === folded(after.key) ? "keyed" : "whole";
   }
   if (before.keyKind === "none" && after.keyKind === "none") {
-    const cols = (t: TableSchema): string[] => dataColumns(t).map((c) => c.toLowerCase()).sort();
+    const cols = (t: TableSchema): string[] => dataColumns(t).map(foldName).sort();
     return cols(before).join("\0") === cols(after).join("\0") ? "multiset" : "whole";
   }
   return "whole";
@@ -109,39 +118,37 @@ export function diffTableData(input: TableDataInput): TableData {
   if (before !== null && after !== null) {
     const mode = pairingMode(before.table, after.table);
     if (mode === "keyed") return keyed(input, before, after, rows);
-    if (mode === "multiset") return multiset(input, before, after, rows);
+    if (mode === "multiset") {
+      const cols = dataColumns(before.table);
+      multiset(input, { before, after, cols, keyOf: null, nullKeys: null }, rows);
+      return { key: [], keyKind: "none", comparedColumns: cols, rows };
+    }
   }
-  if (before !== null) whole(input.db, before, "removed", rows);
-  if (after !== null) whole(input.db, after, "added", rows);
+  const both = before !== null && after !== null;
+  if (before !== null) whole(input.db, { side: before, kind: "removed", keyed: !both }, rows);
+  if (after !== null) whole(input.db, { side: after, kind: "added", keyed: !both }, rows);
   const only = after ?? before;
-  const common = before !== null && after !== null ? commonColumns(before.table, after.table) : [];
   return {
-    key: before !== null && after !== null ? [] : only?.table.key ?? [],
-    keyKind: before !== null && after !== null ? "none" : only?.table.keyKind ?? "none",
-    comparedColumns: common,
+    key: both ? [] : only?.table.key ?? [],
+    keyKind: both ? "none" : only?.table.keyKind ?? "none",
+    comparedColumns: both ? commonColumns(before.table, after.table) : [],
     rows,
   };
 }
 
 function commonColumns(a: TableSchema, b: TableSchema): string[] {
-  const inB = new Set(dataColumns(b).map((c) => c.toLowerCase()));
-  return dataColumns(a).filter((c) => inB.has(c.toLowerCase()));
+  const inB = new Set(dataColumns(b).map(foldName));
+  return dataColumns(a).filter((c) => inB.has(foldName(c)));
 }
 
-function objectOf(
-  stmt: Statement,
-  names: readonly string[],
-  offset: number,
-): SqliteRow {
-  const out: SqliteRow = {};
-  names.forEach((n, i) => {
-    out[n] = stmt.value(offset + i);
-  });
+function objectOf(stmt: Statement, names: readonly string[], offset: number): SqliteRow {
+  const out = emptyRow();
+  for (let i = 0; i < names.length; i++) out[names[i]!] = stmt.value(offset + i);
   return out;
 }
 
 function pick(row: SqliteRow, names: readonly string[]): SqliteRow {
-  const out: SqliteRow = {};
+  const out = emptyRow();
   for (const n of names) out[n] = row[n] ?? null;
   return out;
 }
@@ -167,6 +174,49 @@ function forRanges(
   }
 }
 
+const DEFAULT_TABLE = "temp.dbagenteval_default";
+
+/**
+ * The value a row holds in `column` when it was never written: its DEFAULT
+ * with the column's affinity applied, as SQLite stores it (evaluated by
+ * inserting a row into a temporary one-column table), or NULL.
+ */
+function defaultValue(db: Database, column: ColumnInfo): SqliteValue {
+  if (column.default === null) return null;
+  try {
+    db.exec(`DROP TABLE IF EXISTS ${DEFAULT_TABLE}`);
+    db.exec(`CREATE TABLE ${DEFAULT_TABLE}(v ${column.type} DEFAULT ${column.default})`);
+    db.exec(`INSERT INTO ${DEFAULT_TABLE} DEFAULT VALUES`);
+    return db.query(`SELECT v FROM ${DEFAULT_TABLE}`)[0]?.["v"] ?? null;
+  } catch {
+    // A default SQLite accepted in the table but not here (a type name it
+    // cannot parse alone): compare with NULL.
+    return null;
+  } finally {
+    db.exec(`DROP TABLE IF EXISTS ${DEFAULT_TABLE}`);
+  }
+}
+
+/** A column only one side has, whose values count for paired rows. */
+interface OneSideColumn {
+  readonly name: string;
+  /** The column's default, as stored. */
+  readonly dflt: SqliteValue;
+}
+
+function oneSideColumns(db: Database, t: TableSchema, other: TableSchema): OneSideColumn[] {
+  const there = new Set(dataColumns(other).map(foldName));
+  // Generated columns (hidden 2 and 3) hold no written values.
+  return t.columns.filter((c) => c.hidden === 0 && !there.has(foldName(c.name)))
+    .map((c) => ({ name: c.name, dflt: defaultValue(db, c) }));
+}
+
+/** Whether a key column can hold NULL: a rowid table's non-INTEGER primary key without NOT NULL. */
+function keyMayBeNull(t: TableSchema): boolean {
+  return t.keyKind === "primary_key" && !t.withoutRowid && t.name !== "sqlite_sequence" &&
+    t.columns.some((c) => c.primary_key > 0 && !c.not_null);
+}
+
 function keyed(
   input: TableDataInput,
   before: TableSide,
@@ -178,21 +228,43 @@ function keyed(
   const afterKey = after.table.key;
   const aCols = dataColumns(before.table);
   const bCols = dataColumns(after.table);
-  const common = commonColumns(before.table, after.table);
-  const commonAfter = common.map((c) => bCols.find((b) => b.toLowerCase() === c.toLowerCase())!);
+  const bByFold = new Map(bCols.map((c) => [foldName(c), c]));
+  const common = aCols.filter((c) => bByFold.has(foldName(c)));
+  const afterOf = (c: string): string => bByFold.get(foldName(c))!;
   // Rowids pair only with the same integer. Any other key can pair values
   // that are not the same to IS: 'a' with 'A' under a NOCASE key, '1' with 1
   // once the key's type changed. Such a key change is a changed row.
   const rowids = before.table.keyKind === "rowid" && after.table.keyKind === "rowid";
-  const keyLower = new Set(key.map((k) => k.toLowerCase()));
-  const values = rowids ? common.filter((c) => !keyLower.has(c.toLowerCase())) : common;
+  const keyFolded = new Set(key.map(foldName));
+  const values = rowids ? common.filter((c) => !keyFolded.has(foldName(c))) : common;
+  const onlyA = oneSideColumns(db, before.table, after.table);
+  const onlyB = oneSideColumns(db, after.table, before.table);
   const A = `${ident(before.schema)}.${ident(before.table.name)}`;
   const B = `${ident(after.schema)}.${ident(after.table.name)}`;
+  const nullable = keyMayBeNull(before.table) || keyMayBeNull(after.table);
+  if (nullable) {
+    const isNull = (alias: string, names: readonly string[]): string =>
+      names.map((k) => `${alias}.${ident(k)} IS NULL`).join(" OR ");
+    multiset(input, {
+      before,
+      after,
+      cols: common,
+      keyOf: (row) => pick(row, key),
+      nullKeys: { a: isNull("A", key), b: isNull("B", afterKey) },
+    }, rows);
+  }
+  const notNull = (alias: string, names: readonly string[]): string =>
+    nullable ? names.map((k) => `${alias}.${ident(k)} IS NOT NULL AND `).join("") : "";
   const on = key.map((k, i) => `B.${ident(afterKey[i]!)} = A.${ident(k)}`).join(" AND ");
-  const differs = values.map((c) => {
-    const b = bCols.find((x) => x.toLowerCase() === c.toLowerCase())!;
-    return ` OR +A.${ident(c)} IS NOT +B.${ident(b)} COLLATE BINARY`;
-  }).join("");
+  const differs = [
+    ...values.map((c) => `+A.${ident(c)} IS NOT +B.${ident(afterOf(c))} COLLATE BINARY`),
+    ...onlyA.map((c) =>
+      `(A.${ident(c.name)} IS NOT NULL AND +A.${ident(c.name)} IS NOT ${
+        sqlLiteral(c.dflt)
+      } COLLATE BINARY)`
+    ),
+    ...onlyB.map((c) => `+B.${ident(c.name)} IS NOT ${sqlLiteral(c.dflt)} COLLATE BINARY`),
+  ].map((x) => ` OR ${x}`).join("");
   // Ranges apply only to a rowid-keyed table (the key is the rowid).
   const useRanges = ranges !== null && rowids ? ranges : null;
   const rangeA = useRanges === null ? "" : `A.${ident(key[0]!)} BETWEEN ? AND ? AND `;
@@ -202,9 +274,10 @@ function keyed(
 
   const removedOrChanged = db.prepare(
     `SELECT B.${ident(afterKey[0]!)} IS NULL, ${aCols.map((c) => `A.${ident(c)}`).join(", ")}${
-      commonAfter.map((c) => `, B.${ident(c)}`).join("")
+      bCols.map((c) => `, B.${ident(c)}`).join("")
     } FROM ${A} AS A LEFT JOIN ${B} AS B ON ${on}
-     WHERE ${rangeA}(B.${ident(afterKey[0]!)} IS NULL${differs}) ORDER BY ${orderA}`,
+     WHERE ${rangeA}${notNull("A", key)}(B.${ident(afterKey[0]!)} IS NULL${differs})
+     ORDER BY ${orderA}`,
   );
   forRanges(removedOrChanged, useRanges, () => {
     if (removedOrChanged.value(0) === 1) {
@@ -216,12 +289,16 @@ function keyed(
       return;
     }
     if (rows.wants("changed")) {
-      const full = objectOf(removedOrChanged, aCols, 1);
-      const beforeRow = pick(full, common);
-      const afterRow = objectOf(removedOrChanged, common, 1 + aCols.length);
-      const changed = common.filter((c) => !sameValue(beforeRow[c]!, afterRow[c]!));
+      const beforeRow = objectOf(removedOrChanged, aCols, 1);
+      const afterRow = objectOf(removedOrChanged, bCols, 1 + aCols.length);
+      const changed = [
+        ...common.filter((c) => !sameValue(beforeRow[c]!, afterRow[afterOf(c)]!)),
+        ...onlyA.filter((c) => beforeRow[c.name] !== null && !sameValue(beforeRow[c.name]!, c.dflt))
+          .map((c) => c.name),
+        ...onlyB.filter((c) => !sameValue(afterRow[c.name]!, c.dflt)).map((c) => c.name),
+      ];
       rows.changed.push({
-        key: pick(full, key),
+        key: pick(beforeRow, key),
         before: beforeRow,
         after: afterRow,
         changed_columns: changed,
@@ -233,7 +310,8 @@ function keyed(
   const onRev = key.map((k, i) => `A.${ident(k)} = B.${ident(afterKey[i]!)}`).join(" AND ");
   const added = db.prepare(
     `SELECT ${bCols.map((c) => `B.${ident(c)}`).join(", ")} FROM ${B} AS B
-     WHERE ${rangeB}NOT EXISTS (SELECT 1 FROM ${A} AS A WHERE ${onRev}) ORDER BY ${orderB}`,
+     WHERE ${rangeB}${notNull("B", afterKey)}NOT EXISTS (SELECT 1 FROM ${A} AS A WHERE ${onRev})
+     ORDER BY ${orderB}`,
   );
   forRanges(added, useRanges, () => {
     if (rows.wants("added")) {
@@ -247,23 +325,31 @@ function keyed(
 
 const RANGES_TABLE = "temp.dbagenteval_ranges";
 
-function multiset(
-  input: TableDataInput,
-  before: TableSide,
-  after: TableSide,
-  rows: KeptRows,
-): TableData {
+/** What {@link multiset} compares. */
+interface MultisetInput {
+  readonly before: TableSide;
+  readonly after: TableSide;
+  /** The before names of the columns compared (the after names match them, folded). */
+  readonly cols: readonly string[];
+  /** The `key` of each reported row, or null for none. */
+  readonly keyOf: ((row: SqliteRow) => SqliteRow) | null;
+  /** Only rows with a NULL in the key: the condition on each side. */
+  readonly nullKeys: { readonly a: string; readonly b: string } | null;
+}
+
+function multiset(input: TableDataInput, m: MultisetInput, rows: KeptRows): void {
   const { db } = input;
-  const aCols = dataColumns(before.table);
+  const { before, after, nullKeys } = m;
+  const aCols = m.cols;
   const bCols = aCols.map((c) =>
-    dataColumns(after.table).find((b) => b.toLowerCase() === c.toLowerCase())!
+    dataColumns(after.table).find((b) => foldName(b) === foldName(c))!
   );
   const A = `${ident(before.schema)}.${ident(before.table.name)}`;
   const B = `${ident(after.schema)}.${ident(after.table.name)}`;
   const aRowid = before.table.rowidName;
   const bRowid = after.table.rowidName;
   const hint = aRowid !== null && bRowid !== null;
-  const ranges = hint ? input.ranges : null;
+  const ranges = hint && nullKeys === null ? input.ranges : null;
   if (ranges !== null) {
     db.exec(`CREATE TABLE IF NOT EXISTS ${RANGES_TABLE}(lo INTEGER PRIMARY KEY, hi INTEGER)`);
     db.exec(`DELETE FROM ${RANGES_TABLE}`);
@@ -293,11 +379,16 @@ function multiset(
       : `${RANGES_TABLE} AS R CROSS JOIN ${table} AS ${alias} ON ${alias}.${
         ident(rowid!)
       } BETWEEN R.lo AND R.hi`;
-    const where = hint
-      ? ` WHERE NOT EXISTS (SELECT 1 FROM ${other.table} AS ${other.alias} WHERE ${other.alias}.${
-        ident(other.rowid!)
-      } = ${alias}.${ident(rowid!)}${same(alias, other.alias, cols, other.cols)})`
-      : "";
+    const conditions: string[] = [];
+    if (nullKeys !== null) conditions.push(`(${alias === "A" ? nullKeys.a : nullKeys.b})`);
+    if (hint) {
+      conditions.push(
+        `NOT EXISTS (SELECT 1 FROM ${other.table} AS ${other.alias} WHERE ${other.alias}.${
+          ident(other.rowid!)
+        } = ${alias}.${ident(rowid!)}${same(alias, other.alias, cols, other.cols)})`,
+      );
+    }
+    const where = conditions.length > 0 ? ` WHERE ${conditions.join(" AND ")}` : "";
     return `SELECT ${select}, ${sign} AS n FROM ${from}${where}`;
   };
   const groups = aCols.map((_, i) => `c${i}`).join(", ");
@@ -314,28 +405,56 @@ function multiset(
     const target = n > 0 ? rows.removed : rows.added;
     const names = n > 0 ? aCols : bCols;
     for (let i = 0; i < Math.abs(n); i++) {
-      if (rows.wants(kind)) target.push({ key: null, row: objectOf(stmt, names, 1) });
+      if (rows.wants(kind)) {
+        const row = objectOf(stmt, names, 1);
+        target.push({ key: m.keyOf === null ? null : m.keyOf(row), row });
+      }
       rows.counts[kind]++;
     }
   });
-  return { key: [], keyKind: "none", comparedColumns: aCols, rows };
 }
 
-function whole(db: Database, side: TableSide, kind: "added" | "removed", rows: KeptRows): void {
+/** One side of a table reported whole. */
+interface WholeSide {
+  readonly side: TableSide;
+  readonly kind: "added" | "removed";
+  /** Rows carry their key and come in key order (the table is on one side only). */
+  readonly keyed: boolean;
+}
+
+function whole(db: Database, w: WholeSide, rows: KeptRows): void {
+  const { side, kind } = w;
   const cols = dataColumns(side.table);
-  const key = side.table.key;
-  const order = key.length > 0 ? ` ORDER BY ${key.map(ident).join(", ")}` : "";
-  const stmt = db.prepare(
-    `SELECT ${cols.map(ident).join(", ")} FROM ${ident(side.schema)}.${
-      ident(side.table.name)
-    }${order}`,
-  );
+  const key = w.keyed ? side.table.key : [];
+  const T = `${ident(side.schema)}.${ident(side.table.name)}`;
   const target = kind === "added" ? rows.added : rows.removed;
-  forRanges(stmt, null, () => {
-    if (rows.wants(kind)) {
-      const row = objectOf(stmt, cols, 0);
-      target.push({ key: key.length > 0 ? pick(row, key) : null, row });
-    }
-    rows.counts[kind]++;
-  });
+  if (key.length > 0) {
+    const stmt = db.prepare(
+      `SELECT ${cols.map(ident).join(", ")} FROM ${T} ORDER BY ${key.map(ident).join(", ")}`,
+    );
+    forRanges(stmt, null, () => {
+      if (rows.wants(kind)) {
+        const row = objectOf(stmt, cols, 0);
+        target.push({ key: pick(row, key), row });
+      }
+      rows.counts[kind]++;
+    });
+    return;
+  }
+  // Rows without a key come in value order. Only the kept ones are sorted
+  // (ORDER BY with a LIMIT keeps a bounded heap), and a count gives the rest.
+  const count = db.prepare(`SELECT count(*) FROM ${T}`);
+  let total = 0;
+  forRanges(count, null, () => void (total = Number(count.value(0))));
+  const limit = Math.min(total, rows.max);
+  if (limit > 0) {
+    const order = cols.map((c) => `+${ident(c)} COLLATE BINARY`).join(", ");
+    const stmt = db.prepare(
+      `SELECT ${cols.map(ident).join(", ")} FROM ${T} ORDER BY ${order} LIMIT ${limit}`,
+    );
+    forRanges(stmt, null, () => {
+      target.push({ key: null, row: objectOf(stmt, cols, 0) });
+    });
+  }
+  rows.counts[kind] += total;
 }

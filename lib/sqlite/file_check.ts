@@ -7,6 +7,7 @@
 import * as fs from "node:fs";
 import { SqliteOpenError } from "../errors.ts";
 import { specialFileKind } from "../read_text_file.ts";
+import { walEncoding } from "./_wal_encoding.ts";
 
 const MAGIC = "SQLite format 3\0";
 const ENCODINGS: Record<number, string> = { 1: "UTF-8", 2: "UTF-16le", 3: "UTF-16be" };
@@ -84,7 +85,11 @@ export function checkSqliteFile(path: string): void {
       : `cannot read it (${(e as Error).message})`;
     throw new SqliteOpenError(path, "unreadable", `Cannot open "${path}": ${why}`, { cause: e });
   }
-  if (stat.size === 0) return;
+  if (stat.size === 0) {
+    const inWal = walEncoding(`${real}-wal`);
+    if (inWal === 2 || inWal === 3) throw utf16Error(path, inWal);
+    return;
+  }
   if (head.length < MAGIC.length || latin1(head.subarray(0, 16)) !== MAGIC) {
     throw new SqliteOpenError(
       path,
@@ -108,16 +113,9 @@ export function checkSqliteFile(path: string): void {
   // The in-header page count is valid when the change counter matches the
   // "version valid for" number (SQLite 3.7.0 and later).
   const countValid = view.getUint32(24) === view.getUint32(92) && pages > 0;
-  const encoding = view.getUint32(56);
-  if (encoding === 2 || encoding === 3) {
-    throw new SqliteOpenError(
-      path,
-      "unsupported",
-      `Cannot open "${path}": the database is ${
-        ENCODINGS[encoding]
-      }, which the WASM build of SQLite cannot read; convert it with: sqlite3 "${path}" .dump | sqlite3 utf8.db`,
-    );
-  }
+  // A database created in WAL mode may have its encoding only in the -wal.
+  const encoding = view.getUint32(56) || walEncoding(`${real}-wal`);
+  if (encoding === 2 || encoding === 3) throw utf16Error(path, encoding);
   const hasWal = fileSize(`${real}-wal`) > 0;
   if (!hasWal && countValid && stat.size < pages * pageSize) {
     throw new SqliteOpenError(
@@ -141,6 +139,16 @@ export function checkSqliteFile(path: string): void {
     );
   }
   if (hot) throw hotJournalError(path);
+}
+
+function utf16Error(path: string, encoding: number): SqliteOpenError {
+  return new SqliteOpenError(
+    path,
+    "unsupported",
+    `Cannot open "${path}": the database is ${
+      ENCODINGS[encoding]
+    }, which the WASM build of SQLite cannot read; convert it with: sqlite3 "${path}" .dump | sqlite3 utf8.db`,
+  );
 }
 
 /**
@@ -195,8 +203,8 @@ export function hotJournalError(path: string, cause?: unknown): SqliteOpenError 
  */
 export function headerEncoding(path: string): string {
   const head = readHead(path, 60);
-  if (head.length < 60) return "UTF-8";
-  return ENCODINGS[new DataView(head.buffer).getUint32(56)] ?? "UTF-8";
+  const inFile = head.length < 60 ? 0 : new DataView(head.buffer).getUint32(56);
+  return ENCODINGS[inFile || walEncoding(`${realPath(path)}-wal`)] ?? "UTF-8";
 }
 
 /**

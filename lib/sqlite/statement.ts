@@ -7,6 +7,7 @@
  */
 import type { Database } from "./database.ts";
 import type { Ptr, RawExports, Sqlite } from "./_wasm.ts";
+import { decodeSqliteText, encodeSqliteText } from "./text.ts";
 import type { SqliteRow, SqliteValue } from "./value.ts";
 
 const SQLITE_ROW = 100;
@@ -16,20 +17,18 @@ const SQLITE_FLOAT = 2;
 const SQLITE_TEXT = 3;
 const SQLITE_BLOB = 4;
 
-const decoder = new TextDecoder();
-const encoder = new TextEncoder();
-
 /**
- * UTF-8 text from the heap. Short ASCII strings, the common case in tables,
- * are built a character at a time: 2-5x cheaper than a TextDecoder call
+ * Text from the heap, exactly (text.ts: a BOM is kept, bytes that are not
+ * UTF-8 are escaped). Short ASCII strings, the common case in tables, are
+ * built a character at a time: 2-5x cheaper than a TextDecoder call
  * (measured under Deno and Bun).
  */
 function decodeText(heap: Uint8Array, p: number, n: number): string {
-  if (n > 64) return decoder.decode(heap.subarray(p, p + n));
+  if (n > 64) return decodeSqliteText(heap.subarray(p, p + n));
   let text = "";
   for (let j = p; j < p + n; j++) {
     const byte = heap[j]!;
-    if (byte >= 0x80) return decoder.decode(heap.subarray(p, p + n));
+    if (byte >= 0x80) return decodeSqliteText(heap.subarray(p, p + n));
     text += String.fromCharCode(byte);
   }
   return text;
@@ -111,7 +110,7 @@ export class Statement {
           ? raw.sqlite3_bind_int64(this.#stmt, at, BigInt(v))
           : raw.sqlite3_bind_double(this.#stmt, at, v);
       } else if (typeof v === "string") {
-        rc = this.#bindBytes(at, encoder.encode(v), true);
+        rc = this.#bindBytes(at, encodeSqliteText(v), true);
       } else rc = this.#bindBytes(at, v, false);
       if (rc !== 0) this.#throw(rc);
     });
@@ -186,11 +185,22 @@ export class Statement {
     return out;
   }
 
-  /** The current row as an object keyed by column name. */
+  /**
+   * The current row as an object keyed by column name. A column named
+   * `__proto__` is an own property like any other (a plain assignment would
+   * replace the object's prototype instead).
+   */
   object(): SqliteRow {
     const out: SqliteRow = {};
     this.columnNames.forEach((name, i) => {
-      out[name] = this.value(i);
+      if (name === "__proto__") {
+        Object.defineProperty(out, name, {
+          value: this.value(i),
+          enumerable: true,
+          writable: true,
+          configurable: true,
+        });
+      } else out[name] = this.value(i);
     });
     return out;
   }

@@ -39,6 +39,26 @@ export type SqliteValue = null | number | bigint | string | Uint8Array;
  */
 export type SqliteRow = Record<string, SqliteValue>;
 
+/**
+ * A new, empty row object without a prototype, so that any column name is
+ * an ordinary key: `row["__proto__"] = 1` stores a value instead of
+ * replacing the prototype, and `row["toString"]` is undefined unless the
+ * row has such a column. Every row the engine builds starts here.
+ *
+ * @returns an empty row
+ * @example
+ * ```ts
+ * import { emptyRow } from "./value.ts";
+ * const row = emptyRow();
+ * row["__proto__"] = 1;
+ * Object.keys(row); // ["__proto__"]
+ * row["constructor"]; // undefined
+ * ```
+ */
+export function emptyRow(): SqliteRow {
+  return Object.create(null) as SqliteRow;
+}
+
 /** SQLite's storage classes in their sort order. */
 function storageRank(v: SqliteValue): number {
   if (v === null) return 0;

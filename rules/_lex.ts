@@ -63,6 +63,8 @@ interface Lexicon {
    * may not), so a string with one is refused rather than guessed.
    */
   readonly backslashUnknown: boolean;
+  /** Rewrite SQLite syntax node-sql-parser's sqlite build lacks (see {@link rewriteWord}). */
+  readonly sqlite?: boolean;
 }
 
 const MYSQL: Lexicon = {
@@ -85,8 +87,9 @@ const SQLITE: Lexicon = {
   mysql: false,
   postgres: false,
   backslashUnknown: false,
+  sqlite: true,
 };
-const OTHER: Lexicon = { ...SQLITE, backslashUnknown: true };
+const OTHER: Lexicon = { ...SQLITE, backslashUnknown: true, sqlite: false };
 
 function lexiconOf(dialect: string): Lexicon {
   if (dialect === "mysql" || dialect === "mariadb") return MYSQL;
@@ -109,6 +112,10 @@ export function scanSql(sql: string, dialect: string): Scan {
   let parenthesizedWith = false;
   /** The last character of code outside comments and whitespace. */
   let lastCode = "";
+  /** The code tokens so far, words upper-cased (for the rewrites' context). */
+  const words: string[] = [];
+  /** For each open parenthesis, the token before it (`SUBSTRING`, ...). */
+  const parens: string[] = [];
   let i = 0;
   const n = sql.length;
   while (i < n) {
@@ -146,6 +153,10 @@ export function scanSql(sql: string, dialect: string): Scan {
       }
       out += sql.slice(i, stop);
       i = stop;
+    } else if (c === ";") {
+      words.push(";");
+      out += c;
+      i++;
     } else if (c === "|" && next === "|" && lex.mysql) {
       return {
         ok: false,
@@ -196,15 +207,126 @@ export function scanSql(sql: string, dialect: string): Scan {
         i++;
       }
       lastCode = "$";
+    } else if (/[A-Za-z_]/.test(c) && !/[\w$]/.test(sql[i - 1] ?? "")) {
+      const word = /^[A-Za-z_][\w$]*/.exec(sql.slice(i, i + 128))![0];
+      if (lastCode === "(" && /^with$/i.test(word)) parenthesizedWith = true;
+      const rewritten = rewriteWord(word, sql, i, lex, words, parens.at(-1) ?? "");
+      out += rewritten.text;
+      i += rewritten.consumed;
+      words.push(word.toUpperCase());
+      lastCode = "w";
     } else {
-      if (lastCode === "(" && /^with(?![\w$])/i.test(sql.slice(i, i + 5))) parenthesizedWith = true;
-      if (!/\s/.test(c)) lastCode = c;
+      if (!/\s/.test(c)) {
+        lastCode = c;
+        if (c === "(") parens.push(words.at(-1) ?? "");
+        if (c === ")") parens.pop();
+        words.push(c);
+      }
       out += c;
       i++;
     }
   }
   const backslashes = doubled ? "doubled" : lex.backslashEscapes ? "escapes" : "literal";
   return { ok: true, text: out, backslashes, parenthesizedWith };
+}
+
+/**
+ * Words node-sql-parser's sqlite build refuses as an alias after AS
+ * ("is a reserved word") that SQLite takes: `COUNT(*) AS Count`.
+ */
+const SQLITE_ALIASES = new Set([
+  "COUNT",
+  "CONTAINS",
+  "READ",
+  "WRITE",
+  "GLOBAL",
+  "SESSION",
+  "LOCAL",
+  "PERSIST",
+  "PERSIST_ONLY",
+  "LOW_PRIORITY",
+  "SESSION_USER",
+  "SYSTEM_USER",
+  "CURRENT_USER",
+  "GENERATED",
+  "TRUNCATE",
+  "CALL",
+  "SHOW",
+]);
+
+/**
+ * Rewrites of one word for syntax node-sql-parser does not read, each
+ * neutral for the query model (same tables, columns, functions, nesting and
+ * predicates; no rule tells a UNION from an INTERSECT):
+ *
+ * - sqlite, mysql: `EXCEPT` / `INTERSECT` read as `UNION` (sqlite build);
+ *   `max(DISTINCT x)`: the DISTINCT is dropped; `DEC(p, s)` is `DECIMAL(p, s)`.
+ * - sqlite: `OVER (ORDER BY x)` gets `PARTITION BY NULL` (the build wants
+ *   one); `agg(x) FILTER (WHERE c)` reads as `agg(x) + (c)`, so `c` is
+ *   seen but not taken for a WHERE; `EXPLAIN [QUERY PLAN]` at a statement's
+ *   start is dropped (it runs nothing); a keyword-like alias after AS
+ *   (`AS Count`) is quoted.
+ * - mysql: `SUBSTRING(x FROM 2 FOR 3)` reads as `SUBSTRING(x, 2, 3)`;
+ *   `CAST(x AS REAL)` as `AS DOUBLE`; tables and columns named `Match` or
+ *   `Virtual` (BIRD's) are quoted unless a `(` follows (`MATCH ... AGAINST`).
+ *
+ * Most keep the text's length, so the parser's error positions still point
+ * into the user's SQL.
+ */
+function rewriteWord(
+  word: string,
+  sql: string,
+  i: number,
+  lex: Lexicon,
+  before: readonly string[],
+  paren: string,
+): { text: string; consumed: number } {
+  const upper = word.toUpperCase();
+  const keep = { text: word, consumed: word.length };
+  const blank = (n: number) => " ".repeat(n);
+  const prev = before.at(-1) ?? "";
+  const rest = sql.slice(i, i + 64);
+  if (!lex.sqlite && !lex.mysql) return keep;
+  if (lex.sqlite && (upper === "EXCEPT" || upper === "INTERSECT")) {
+    return { text: "UNION".padEnd(word.length), consumed: word.length };
+  }
+  if (upper === "DISTINCT" && prev === "(" && /^[A-Z_][\w$]*$/.test(before.at(-2) ?? "")) {
+    const fn = before.at(-2)!;
+    if (fn !== "COUNT" && fn !== "IN" && fn !== "EXISTS") {
+      return { text: blank(word.length), consumed: word.length };
+    }
+  }
+  if (upper === "DEC" && /^DEC\s*\(/i.test(rest)) return { text: "DECIMAL", consumed: word.length };
+  if (lex.sqlite) {
+    const over = /^OVER(\s*)\((\s*)(?=ORDER\b|\))/i.exec(rest);
+    if (over !== null) {
+      return { text: `OVER${over[1]}(${over[2]}PARTITION BY NULL `, consumed: over[0].length };
+    }
+    const filter = /^FILTER(\s*)\((\s*)WHERE\b/i.exec(rest);
+    if (filter !== null) {
+      return {
+        text: `+${blank(5)}${filter[1]}(${filter[2]}${blank(5)}`,
+        consumed: filter[0].length,
+      };
+    }
+    if (upper === "EXPLAIN" && (prev === "" || prev === ";")) {
+      const plan = /^EXPLAIN(\s+QUERY\s+PLAN\b)?/i.exec(rest)!;
+      return { text: blank(plan[0].length), consumed: plan[0].length };
+    }
+    if (prev === "AS" && SQLITE_ALIASES.has(upper)) {
+      return { text: `"${word}"`, consumed: word.length };
+    }
+    return keep;
+  }
+  // mysql, mariadb
+  if ((upper === "FROM" || upper === "FOR") && (paren === "SUBSTRING" || paren === "SUBSTR")) {
+    return { text: ",".padEnd(word.length), consumed: word.length };
+  }
+  if (upper === "REAL" && prev === "AS") return { text: "DOUBLE", consumed: word.length };
+  if ((upper === "MATCH" || upper === "VIRTUAL") && !/^\w+\s*\(/.test(rest)) {
+    return { text: `\`${word}\``, consumed: word.length };
+  }
+  return keep;
 }
 
 /** The index just past a quoted token starting at `start` (or the end of the text). */

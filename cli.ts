@@ -113,6 +113,16 @@ program.command("run")
   .argument("[cases]", "a .yaml, .yml, .json or .jsonl cases file (or cases: in the config)")
   .option("--config <file>", "read options from this file (default: ./dbagenteval.yaml if any)")
   .option("--agent <module:export>", "your agent function, e.g. shop.ts:myAgent")
+  .option(
+    "--agent-cmd <command>",
+    'an agent program speaking JSON lines on stdin/stdout, e.g. "python3 agent.py"',
+  )
+  .option("--agent-url <url>", "an agent service: POST each case's request JSON to this URL")
+  .option(
+    "--agent-header <header>",
+    '"Name: value" sent with every --agent-url request (repeatable)',
+    collect,
+  )
   .option("--execute <module:export>", "your executor, for reference_sql")
   .option("--db <file>", "run reference_sql read-only on this SQLite file (no executor needed)")
   .option(
@@ -130,7 +140,12 @@ program.command("run")
   .option("--judge-model <name>", "the model for --judge-url")
   .option("--judge-concurrency <n>", "judge calls at the same time, across cases", integer(1), 2)
   .option("--tags <list>", "run only cases with one of these comma-separated tags")
-  .option("--concurrency <n>", "cases run at the same time", integer(1), 4)
+  .option(
+    "--concurrency <n>",
+    "cases run at the same time (with --agent-cmd: worker processes)",
+    integer(1),
+    4,
+  )
   .option("--timeout <seconds>", "seconds a case may take before it is an ERROR", Number)
   .option("--json <file>", "save the full result as JSON (diff reads it)")
   .option("--md <file>", "save a short Markdown report")

@@ -267,3 +267,28 @@ export class ConfigFileError extends SyntaxError {
     this.line = line;
   }
 }
+
+/**
+ * An agent reached over a transport (a subprocess with --agent-cmd, an HTTP
+ * service with --agent-url) failed to answer: the process exited, wrote a
+ * line that is not a reply, answered another case, the server refused the
+ * request or kept failing. The case becomes an ERROR with this message,
+ * which ends with the agent's last stderr lines when there are any.
+ *
+ * @example
+ * ```ts
+ * import { AgentError } from "./errors.ts";
+ * const error = new AgentError("the agent exited with code 1 before answering");
+ * error.message; // "the agent exited with code 1 before answering"
+ * ```
+ */
+export class AgentError extends Error {
+  /**
+   * @param message what failed, then the agent's log when there is one
+   * @param options the underlying cause, if any
+   */
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, options);
+    this.name = "AgentError";
+  }
+}

@@ -81,6 +81,9 @@ export interface ConfigKey {
 export const RUN_CONFIG_KEYS: Readonly<Record<string, ConfigKey>> = {
   cases: { flag: "<cases>", type: "path" },
   agent: { flag: "--agent", type: "module" },
+  agent_cmd: { flag: "--agent-cmd", type: "text" },
+  agent_url: { flag: "--agent-url", type: "text" },
+  agent_header: { flag: "--agent-header", type: "list" },
   execute: { flag: "--execute", type: "module" },
   db: { flag: "--db", type: "database" },
   agent_db: { flag: "--agent-db", type: "path" },

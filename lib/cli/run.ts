@@ -9,9 +9,9 @@ import * as path from "node:path";
 import process from "node:process";
 import { setTimeout } from "node:timers";
 import { UsageError } from "../errors.ts";
+import type { ClosableAgent } from "../agents/types.ts";
 import type { Judge } from "../eval/check.ts";
 import type { TestCase } from "../eval/case.ts";
-import type { Agent } from "../eval/agent.ts";
 import { loadCases } from "../eval/cases.ts";
 import { markdownReport } from "../eval/report_md.ts";
 import { toRunFile } from "../eval/run_file.ts";
@@ -20,12 +20,12 @@ import { runSuite, type SuiteOptions } from "../eval/suite.ts";
 import { openAiJudge } from "../judge/mod.ts";
 import { sqliteExecutor } from "../sqlite/executor.ts";
 import { type CheckLike, loadChecks, loadFunction } from "./_load_module.ts";
+import { type AgentOptions, checkAgentOptions, loadAgent } from "./_agent.ts";
 import { progressLine } from "./_progress.ts";
 import type { RuleSpec } from "./_builtin_rules.ts";
 
 /** The options of `run`, as cli.ts parses them. */
-export interface RunOptions {
-  readonly agent?: string;
+export interface RunOptions extends AgentOptions {
   readonly execute?: string;
   readonly db?: string;
   readonly agentDb?: string;
@@ -62,6 +62,7 @@ function timeoutMs(seconds: number | undefined): number | undefined {
 }
 
 function checkOptions(options: RunOptions): void {
+  checkAgentOptions(options);
   if (options.execute !== undefined && options.db !== undefined) {
     throw new UsageError("pass --execute or --db, not both: both run the reference SQL");
   }
@@ -193,11 +194,6 @@ export async function runCommand(file: string | undefined, options: RunOptions):
       "give a cases file: dbagenteval run cases.yaml, or cases: in dbagenteval.yaml",
     );
   }
-  if (options.agent === undefined) {
-    throw new UsageError(
-      "give the agent: --agent file:export, or agent: in dbagenteval.yaml",
-    );
-  }
   checkOptions(options);
   const tags = parseTags(options.tags);
   const timeout = timeoutMs(options.timeout);
@@ -208,9 +204,10 @@ export async function runCommand(file: string | undefined, options: RunOptions):
   checkSelection(tags, cases, selected.length);
   checkWritable("--json", options.json);
   checkWritable("--md", options.md);
-  const agent = await loadFunction("--agent", options.agent) as Agent;
   const execute = await loadExecutor(options, selected);
+  let agent: ClosableAgent | undefined;
   try {
+    agent = await loadAgent(options, Math.max(1, Math.min(options.concurrency, selected.length)));
     const rules = await loadRules(options);
     const judge = await loadJudge(options);
     const progress = progressLine();
@@ -236,6 +233,7 @@ export async function runCommand(file: string | undefined, options: RunOptions):
     exitSoonAfter(result.exitCode);
     return result.exitCode;
   } finally {
+    await agent?.close();
     (execute as { close?: () => void } | undefined)?.close?.();
   }
 }

@@ -26,6 +26,15 @@ import { type Row, STAGE_KINDS, type StageInput, type StageKind, Trace } from ".
 export interface AgentContext {
   /** With --agent-db: the path of this case's own copy of the database. */
   readonly dbPath?: string;
+  /** The case's id (sent as the request's `id` by --agent-cmd and --agent-url). */
+  readonly caseId?: string;
+  /** The case's tags. */
+  readonly tags?: readonly string[];
+  /**
+   * Aborted when the case runs out of time (--timeout): an agent that can
+   * stop its work (a subprocess, an HTTP request) should stop it then.
+   */
+  readonly signal?: AbortSignal;
 }
 
 /**

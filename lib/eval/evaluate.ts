@@ -14,7 +14,7 @@ import { jsonText } from "./_json.ts";
 import { Scorecard } from "./scorecard.ts";
 import type { Row, Trace } from "./trace.ts";
 import { type Agent, type AgentContext, readRows, toTrace } from "./agent.ts";
-import { UsageError } from "../errors.ts";
+import { AgentError, UsageError } from "../errors.ts";
 import { agentDbSetup } from "./agent_db.ts";
 
 /**
@@ -346,7 +346,13 @@ export async function runCase(
   if (session !== undefined && !session.ok) {
     return errorCard(`the case setup failed: ${raised(session.error)}`);
   }
-  const context: AgentContext = session?.value.context ?? {};
+  const stop = new AbortController();
+  const context: AgentContext = {
+    caseId: testCase.id,
+    tags: testCase.tags,
+    signal: stop.signal,
+    ...session?.value.context,
+  };
 
   let agentDone = false;
   const answer = attempt(() => agent(testCase.question, context)).finally(() => agentDone = true);
@@ -354,14 +360,33 @@ export async function runCase(
     ? Promise.resolve(undefined)
     : attempt(() => execute(sql));
   const both = await within(Promise.all([answer, reference]), options.timeoutMs);
+  const who = agentDone ? "the reference SQL" : "the agent";
+  let stopped = "";
+  if (both === TIMED_OUT) {
+    // Tells an agent that can stop (a subprocess, an HTTP request) to stop,
+    // and keeps what it says when it does (a subprocess's last stderr lines).
+    stop.abort(new Error("the case timed out"));
+    const last = await within(answer, 100);
+    if (last !== TIMED_OUT && !last.ok && last.error instanceof AgentError) {
+      stopped = `\n${last.error.message}`;
+    }
+  }
 
   const finished = session === undefined ? undefined : await attempt(() => session.value.finish());
   if (both === TIMED_OUT) {
-    const who = agentDone ? "the reference SQL" : "the agent";
-    return errorCard(`timed out after ${seconds(options.timeoutMs!)}: ${who} did not finish`);
+    return errorCard(
+      `timed out after ${seconds(options.timeoutMs!)}: ${who} did not finish${stopped}`,
+    );
   }
   const [agentOutcome, referenceOutcome] = both;
-  if (!agentOutcome.ok) return errorCard(`agent raised: ${raised(agentOutcome.error)}`);
+  if (!agentOutcome.ok) {
+    // A transport's own failure (the process exited, the server said 500) is
+    // not something the agent raised.
+    const error = agentOutcome.error;
+    return errorCard(
+      error instanceof AgentError ? error.message : `agent raised: ${raised(error)}`,
+    );
+  }
   let trace: Trace;
   try {
     trace = toTrace(testCase.question, agentOutcome.value);

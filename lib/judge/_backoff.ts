@@ -1,9 +1,16 @@
 /**
- * How long to wait before retrying a request: the server's Retry-After when
- * it sent one, else exponential backoff, both capped.
+ * Retrying HTTP requests, shared by the judge (openai_judge.ts) and the HTTP
+ * agent transport (lib/agents/http_agent.ts): how long to wait before a
+ * retry (the server's Retry-After when it sent one, else exponential
+ * backoff, both capped), and how to say in one line why a request failed.
  *
  * @module
  */
+import * as v from "valibot";
+
+const errorBodySchema = v.object({
+  error: v.union([v.string(), v.object({ message: v.string() })]),
+});
 
 /**
  * Reads a Retry-After header: delay-seconds (`"2"`, `"1.5"`) or an HTTP date.
@@ -54,4 +61,33 @@ export interface RetryWaitInput {
 export function retryWaitMs(input: RetryWaitInput): number {
   const wait = input.retryAfterMs ?? input.backoffMs * 2 ** input.retry;
   return Math.max(0, Math.min(wait, input.maxWaitMs));
+}
+
+/**
+ * Why a fetch failed, one line. Deno and Node say only "fetch failed" and
+ * keep the reason ("Connection refused") in the error's cause.
+ */
+export function fetchFailure(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  const cause = error.cause instanceof Error ? error.cause.message : "";
+  const text = cause === "" || error.message.includes(cause)
+    ? error.message
+    : `${error.message}: ${cause}`;
+  return text.trim().split(/\r?\n/)[0] ?? "";
+}
+
+/** The error message in an error response's body, one line, short. */
+export function serverMessage(text: string): string {
+  let message = text;
+  try {
+    const parsed = v.safeParse(errorBodySchema, JSON.parse(text));
+    if (parsed.success) {
+      const error = parsed.output.error;
+      message = typeof error === "string" ? error : error.message;
+    }
+  } catch {
+    // Not JSON: the raw text is the message.
+  }
+  const line = message.trim().split(/\r?\n/)[0] ?? "";
+  return line.length > 200 ? `${line.slice(0, 200)}...` : line;
 }

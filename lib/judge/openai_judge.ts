@@ -8,7 +8,7 @@
 import * as v from "valibot";
 import type { Judge } from "../eval/check.ts";
 import { JudgeError, UsageError } from "../errors.ts";
-import { retryAfterMs, retryWaitMs } from "./_backoff.ts";
+import { fetchFailure, retryAfterMs, retryWaitMs, serverMessage } from "./_backoff.ts";
 
 /**
  * Options of the built-in judge for OpenAI-compatible endpoints.
@@ -270,19 +270,6 @@ async function post(request: Request, body: string): Promise<string | Retryable>
   }
 }
 
-/**
- * Why a fetch failed, one line. Deno and Node say only "fetch failed" and
- * keep the reason ("Connection refused") in the error's cause.
- */
-function fetchFailure(error: unknown): string {
-  if (!(error instanceof Error)) return String(error);
-  const cause = error.cause instanceof Error ? error.cause.message : "";
-  const text = cause === "" || error.message.includes(cause)
-    ? error.message
-    : `${error.message}: ${cause}`;
-  return text.trim().split(/\r?\n/)[0] ?? "";
-}
-
 /** The message of a 4xx that is not worth retrying. */
 function refusal(status: number, why: string, request: Request): string {
   const at = `Judge endpoint ${request.shown}`;
@@ -329,22 +316,6 @@ function replyText(text: string, request: Request): string {
   if (Array.isArray(content)) return content.map((part) => part.text ?? "").join("");
   if (message.refusal) throw new JudgeError(`The judge model refused: ${message.refusal}`);
   return "";
-}
-
-/** The error message in an error response's body, one line, short. */
-function serverMessage(text: string): string {
-  let message = text;
-  try {
-    const parsed = v.safeParse(errorBodySchema, JSON.parse(text));
-    if (parsed.success) {
-      const error = parsed.output.error;
-      message = typeof error === "string" ? error : error.message;
-    }
-  } catch {
-    // Not JSON: the raw text is the message.
-  }
-  const line = message.trim().split(/\r?\n/)[0] ?? "";
-  return line.length > 200 ? `${line.slice(0, 200)}...` : line;
 }
 
 /** An option's value, or its default; a UsageError when it is out of range. */

@@ -1,0 +1,269 @@
+/**
+ * One agent worker process of the subprocess transport (--agent-cmd): spawned
+ * in a process group of its own, so that a timeout or the end of the run can
+ * kill it and everything it started; a request is one line on its stdin and
+ * the reply the next line on its stdout; the last lines of its stderr are
+ * kept for error messages.
+ *
+ * @module
+ */
+import { type ChildProcess, spawn } from "node:child_process";
+import process from "node:process";
+import { AgentError, UsageError } from "../errors.ts";
+import { clip } from "./_protocol.ts";
+
+/** What starting a worker takes. */
+export interface AgentProcessOptions {
+  /** The program and its arguments. */
+  readonly argv: readonly string[];
+  /** How the user wrote the command, for messages. */
+  readonly shown: string;
+  readonly cwd?: string | undefined;
+  readonly env?: Readonly<Record<string, string>> | undefined;
+  /** The longest reply line accepted, in bytes. */
+  readonly maxLineBytes: number;
+  /** How many stderr lines to keep. */
+  readonly stderrLines: number;
+}
+
+/** A line, or why there will be none. */
+type LineWaiter = (line: string | AgentError) => void;
+
+const isWindows = process.platform === "win32";
+
+/** The last `max` lines written to a stream, each cut to a readable length. */
+class Tail {
+  readonly #max: number;
+  readonly #lines: string[] = [];
+  #partial = "";
+
+  constructor(max: number) {
+    this.#max = max;
+  }
+
+  push(chunk: string): void {
+    const parts = (this.#partial + chunk).split(/\r?\n/);
+    this.#partial = clip(parts.pop() ?? "", 2000);
+    for (const line of parts) this.#keep(line);
+  }
+
+  #keep(line: string): void {
+    this.#lines.push(clip(line, 500));
+    if (this.#lines.length > this.#max) this.#lines.shift();
+  }
+
+  lines(): string[] {
+    return this.#partial === ""
+      ? [...this.#lines]
+      : [...this.#lines, this.#partial].slice(-this.#max);
+  }
+}
+
+/**
+ * A running agent worker.
+ */
+export class AgentProcess {
+  readonly #child: ChildProcess;
+  readonly #options: AgentProcessOptions;
+  readonly #stderr: Tail;
+  /** Complete lines that arrived with no request waiting. */
+  readonly #unasked: string[] = [];
+  #chunks: Buffer[] = [];
+  #bytes = 0;
+  #waiter: LineWaiter | undefined;
+  /** Why the worker cannot answer any more, once it cannot. */
+  #dead: AgentError | undefined;
+  #closed: Promise<void>;
+
+  /** Use {@link AgentProcess.start}. */
+  constructor(child: ChildProcess, options: AgentProcessOptions) {
+    this.#child = child;
+    this.#options = options;
+    this.#stderr = new Tail(options.stderrLines);
+    child.stdout!.on("data", (chunk: Buffer) => this.#read(chunk));
+    child.stderr!.on("data", (chunk: Buffer) => this.#stderr.push(chunk.toString("utf8")));
+    // A worker that exits while we write to it must not crash the harness.
+    child.stdin!.on("error", () => {});
+    this.#closed = new Promise((resolve) => {
+      let exited = false;
+      const settle = (code: number | null, signal: string | null) => {
+        if (exited) return;
+        exited = true;
+        const how = signal !== null ? `was killed by ${signal}` : `exited with code ${code}`;
+        this.#fail(`the agent ${how}`);
+        resolve();
+      };
+      // close comes after the output is read; exit may come without it when
+      // a grandchild keeps the pipes open.
+      child.once("close", settle);
+      child.once("exit", (code, signal) => setTimeout(() => settle(code, signal), 200).unref());
+    });
+  }
+
+  /**
+   * Starts a worker and waits until it runs.
+   *
+   * @param options the command and limits
+   * @returns the worker
+   * @throws {UsageError} when the program is not found or cannot be run
+   */
+  static start(options: AgentProcessOptions): Promise<AgentProcess> {
+    const [program, ...args] = options.argv;
+    const child = spawn(program!, args, {
+      cwd: options.cwd,
+      env: options.env === undefined ? process.env : { ...options.env },
+      stdio: ["pipe", "pipe", "pipe"],
+      // A process group of its own: a timeout kills the worker and all it started.
+      detached: !isWindows,
+      windowsHide: true,
+    });
+    return new Promise((resolve, reject) => {
+      child.once("spawn", () => resolve(new AgentProcess(child, options)));
+      child.once("error", (error: NodeJS.ErrnoException) => {
+        const why = error.code === "ENOENT"
+          ? `${program} was not found (is it installed, and on the PATH?)`
+          : error.code === "EACCES"
+          ? `${program} cannot be run (permission denied: is it an executable file? try chmod +x, or name its interpreter, e.g. python3 ${program})`
+          : `${program} could not be started (${error.message})`;
+        reject(new UsageError(`--agent-cmd "${options.shown}": ${why}`, { cause: error }));
+      });
+    });
+  }
+
+  /** The process id (also the process group id). */
+  get pid(): number | undefined {
+    return this.#child.pid;
+  }
+
+  /** Whether it can take a request. */
+  get alive(): boolean {
+    return this.#dead === undefined;
+  }
+
+  /**
+   * Sends one request line and waits for the reply line.
+   *
+   * @param line the request, one line of JSON
+   * @param signal aborts the wait (a timeout): the worker is then killed
+   * @returns the reply line
+   * @throws {AgentError} when the worker exits, wrote a line it was not asked for, or writes a line too long
+   */
+  request(line: string, signal?: AbortSignal): Promise<string> {
+    if (this.#dead !== undefined) return Promise.reject(this.#dead);
+    const early = this.#unasked.shift();
+    if (early !== undefined) {
+      this.kill();
+      return Promise.reject(
+        this.failure(
+          `the agent wrote a line before it was asked anything: ${JSON.stringify(clip(early))}; ` +
+            "write logs to stderr, and one reply line per request to stdout",
+        ),
+      );
+    }
+    return new Promise<string>((resolve, reject) => {
+      const onAbort = () => {
+        this.#waiter = undefined;
+        this.kill();
+        reject(this.failure("the agent did not answer in time and was stopped"));
+      };
+      if (signal?.aborted) return onAbort();
+      signal?.addEventListener("abort", onAbort, { once: true });
+      this.#waiter = (reply) => {
+        signal?.removeEventListener("abort", onAbort);
+        if (typeof reply === "string") resolve(reply);
+        else reject(reply);
+      };
+      this.#child.stdin!.write(`${line}\n`);
+    });
+  }
+
+  /**
+   * An error whose message ends with the worker's last stderr lines.
+   *
+   * @param why what went wrong
+   * @returns the error
+   */
+  failure(why: string): AgentError {
+    const lines = this.#stderr.lines();
+    const log = lines.length === 0
+      ? " (it wrote nothing to stderr)"
+      : `\nlast lines of its stderr:\n${lines.map((l) => `  ${l}`).join("\n")}`;
+    return new AgentError(`${why}${log}`);
+  }
+
+  #fail(why: string): void {
+    if (this.#dead !== undefined) return;
+    this.#dead = this.failure(why);
+    const waiter = this.#waiter;
+    this.#waiter = undefined;
+    waiter?.(this.#dead);
+  }
+
+  #read(chunk: Buffer): void {
+    let start = 0;
+    for (;;) {
+      const nl = chunk.indexOf(10, start);
+      if (nl < 0) break;
+      this.#take(chunk.subarray(start, nl));
+      this.#line();
+      start = nl + 1;
+    }
+    if (start < chunk.length) this.#take(chunk.subarray(start));
+  }
+
+  #take(part: Buffer): void {
+    if (this.#dead !== undefined || part.length === 0) return;
+    this.#bytes += part.length;
+    if (this.#bytes > this.#options.maxLineBytes) {
+      const mib = this.#options.maxLineBytes / 1024 / 1024;
+      this.#fail(
+        `the agent wrote a line longer than ${mib} MiB; a reply must be one line of JSON of at most ${mib} MiB`,
+      );
+      this.kill();
+      return;
+    }
+    this.#chunks.push(part);
+  }
+
+  #line(): void {
+    if (this.#dead !== undefined) return;
+    const line = Buffer.concat(this.#chunks).toString("utf8").replace(/\r$/, "");
+    this.#chunks = [];
+    this.#bytes = 0;
+    const waiter = this.#waiter;
+    this.#waiter = undefined;
+    if (waiter !== undefined) waiter(line);
+    else this.#unasked.push(line);
+  }
+
+  /** Kills the worker's whole process group at once. */
+  kill(): void {
+    const pid = this.#child.pid;
+    if (pid === undefined) return;
+    try {
+      if (isWindows) this.#child.kill("SIGKILL");
+      else process.kill(-pid, "SIGKILL");
+    } catch {
+      // Already gone.
+    }
+    this.#fail("the agent was stopped");
+  }
+
+  /**
+   * Ends the worker: closes its stdin (a well-behaved agent exits on end of
+   * input), waits up to `graceMs`, then kills its process group, which also
+   * ends anything it left running.
+   *
+   * @param graceMs how long it may take to exit by itself
+   */
+  async stop(graceMs: number): Promise<void> {
+    this.#child.stdin!.end();
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    await Promise.race([
+      this.#closed,
+      new Promise<void>((resolve) => timer = setTimeout(resolve, graceMs)),
+    ]);
+    clearTimeout(timer);
+    this.kill();
+  }
+}

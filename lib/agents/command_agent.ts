@@ -1,0 +1,241 @@
+/**
+ * The subprocess transport (`run --agent-cmd "python3 agent.py"`): worker
+ * processes that read one JSON request per line on stdin and write one JSON
+ * reply per line on stdout. Each worker takes one request at a time; a
+ * worker that exits, writes a line that is not a reply, answers another
+ * case or runs out of time makes that case an ERROR (with its last stderr
+ * lines) and is replaced for the next case. No worker outlives the run: they
+ * are stopped by close(), on exit, and when the harness gets SIGINT, SIGTERM
+ * or SIGHUP. docs/agent-protocol.md describes the protocol.
+ *
+ * @module
+ */
+import process from "node:process";
+import { AgentError, UsageError } from "../errors.ts";
+import type { AgentContext } from "../eval/agent.ts";
+import { AgentProcess, type AgentProcessOptions } from "./_agent_process.ts";
+import { agentRequest, clip, readReply } from "./_protocol.ts";
+import { splitCommand } from "./_split_command.ts";
+import type { ClosableAgent } from "./types.ts";
+
+/**
+ * Options of {@link commandAgent}.
+ *
+ * @example
+ * ```ts
+ * import type { CommandAgentOptions } from "./command_agent.ts";
+ * const options: CommandAgentOptions = { command: "python3 agent.py", workers: 2 };
+ * options.workers; // 2
+ * ```
+ */
+export interface CommandAgentOptions {
+  /**
+   * The command: a string split into words as a shell would (quotes and
+   * backslashes, no variables or pipes: write `sh -c '...'` for those), or
+   * the argv itself.
+   */
+  readonly command: string | readonly string[];
+  /** Worker processes, each answering one request at a time (default 1). */
+  readonly workers?: number | undefined;
+  /** The folder the workers start in (default: the current folder). */
+  readonly cwd?: string | undefined;
+  /** Their environment (default: the harness's). */
+  readonly env?: Readonly<Record<string, string>> | undefined;
+  /** The longest reply line accepted, in bytes (default 16 MiB). */
+  readonly maxLineBytes?: number | undefined;
+  /** stderr lines kept per worker for error messages (default 20). */
+  readonly stderrLines?: number | undefined;
+}
+
+const DEFAULTS = { maxLineBytes: 16 * 1024 * 1024, stderrLines: 20 };
+/** How long a worker may take to exit after its stdin closes. */
+const GRACE_MS = 1000;
+const SIGNALS = ["SIGINT", "SIGTERM", "SIGHUP"] as const;
+
+/**
+ * Starts the worker processes of an agent program and returns the agent.
+ * Every worker is started before it returns, so a program that is not found
+ * or cannot be run is reported at once.
+ *
+ * @param options the command, the number of workers and limits
+ * @returns the agent; `close()` it when the run ends
+ * @throws {UsageError} when the command is empty or malformed, not found, or not executable
+ * @example
+ * ```ts
+ * import { commandAgent } from "./command_agent.ts";
+ * import { defineCase, runSuite } from "../../mod.ts";
+ * // an agent in Python, answering every case with the same row
+ * const program = `import json, sys
+ * for line in sys.stdin:
+ *     request = json.loads(line)
+ *     print(json.dumps({"id": request["id"], "rows": [{"n": 2}], "answer": "2"}), flush=True)`;
+ * const agent = await commandAgent({ command: ["python3", "-c", program] });
+ * try {
+ *   const cases = [defineCase({ question: "1 + 1?", expect: { rows: [{ n: 2 }] } })];
+ *   (await runSuite(cases, agent)).passed; // 1
+ * } finally {
+ *   await agent.close();
+ * }
+ * ```
+ */
+export async function commandAgent(options: CommandAgentOptions): Promise<ClosableAgent> {
+  const argv = typeof options.command === "string"
+    ? splitCommand(options.command)
+    : [...options.command];
+  if (argv.length === 0 || argv[0] === "") {
+    throw new UsageError('--agent-cmd: give a program to run, e.g. --agent-cmd "python3 agent.py"');
+  }
+  const shown = typeof options.command === "string" ? options.command : argv.join(" ");
+  const workers = options.workers ?? 1;
+  if (!Number.isInteger(workers) || workers < 1) {
+    throw new UsageError(
+      `--agent-cmd: workers must be a whole number of at least 1, got ${workers}`,
+    );
+  }
+  const pool = new WorkerPool({
+    argv,
+    shown,
+    cwd: options.cwd,
+    env: options.env,
+    maxLineBytes: options.maxLineBytes ?? DEFAULTS.maxLineBytes,
+    stderrLines: options.stderrLines ?? DEFAULTS.stderrLines,
+  }, workers);
+  await pool.startAll();
+
+  const ask = async (question: string, context: AgentContext): Promise<unknown> => {
+    const request = agentRequest(question, context);
+    const slot = await pool.acquire(context.signal);
+    try {
+      const worker = await pool.worker(slot);
+      const line = await worker.request(JSON.stringify(request), context.signal);
+      let json: unknown;
+      try {
+        json = JSON.parse(line);
+      } catch {
+        worker.kill(); // out of step: its next line may answer this request
+        throw worker.failure(
+          `the agent wrote a line that is not JSON: ${JSON.stringify(clip(line))}; ` +
+            "write logs to stderr, and one reply line of JSON per request to stdout",
+        );
+      }
+      const outOfStep = (json as { id?: unknown } | null)?.id !== request.id;
+      if (outOfStep) worker.kill(); // its next line may answer this request
+      try {
+        return readReply(json, request.id);
+      } catch (error) {
+        throw error instanceof AgentError ? worker.failure(error.message) : error;
+      }
+    } finally {
+      pool.release(slot);
+    }
+  };
+  return Object.assign(ask, { close: () => pool.close() });
+}
+
+/**
+ * A fixed number of slots, each holding a worker or none; a dead worker is
+ * replaced when its slot is next used.
+ */
+class WorkerPool {
+  readonly #options: AgentProcessOptions;
+  readonly #slots: (AgentProcess | undefined)[];
+  readonly #free: number[];
+  readonly #waiting: ((slot: number) => void)[] = [];
+  readonly #onSignal: (signal: NodeJS.Signals) => void;
+  readonly #onExit: () => void;
+  #closed = false;
+
+  constructor(options: AgentProcessOptions, size: number) {
+    this.#options = options;
+    this.#slots = new Array(size).fill(undefined);
+    this.#free = Array.from({ length: size }, (_, i) => i);
+    // The workers run in process groups of their own, so a Ctrl-C on the
+    // terminal does not reach them: the harness stops them, then lets the
+    // signal do what it would have done (other handlers, or the default exit).
+    this.#onSignal = (signal) => {
+      this.#killAll();
+      this.#unlisten();
+      if (process.listenerCount(signal) === 0) process.kill(process.pid, signal);
+    };
+    this.#onExit = () => this.#killAll();
+    for (const s of SIGNALS) process.on(s, this.#onSignal);
+    process.on("exit", this.#onExit);
+  }
+
+  async startAll(): Promise<void> {
+    try {
+      for (let i = 0; i < this.#slots.length; i++) this.#slots[i] = await this.#start();
+    } catch (error) {
+      await this.close();
+      throw error;
+    }
+  }
+
+  #start(): Promise<AgentProcess> {
+    if (this.#closed) throw new AgentError("the agent was closed");
+    return AgentProcess.start(this.#options);
+  }
+
+  /** Waits for a free slot (or the signal). */
+  acquire(signal: AbortSignal | undefined): Promise<number> {
+    const slot = this.#free.pop();
+    if (slot !== undefined) return Promise.resolve(slot);
+    return new Promise((resolve, reject) => {
+      const onAbort = () => {
+        const at = this.#waiting.indexOf(take);
+        if (at >= 0) this.#waiting.splice(at, 1);
+        reject(new AgentError("the case ran out of time while waiting for a free agent worker"));
+      };
+      const take = (slot: number) => {
+        signal?.removeEventListener("abort", onAbort);
+        resolve(slot);
+      };
+      signal?.addEventListener("abort", onAbort, { once: true });
+      this.#waiting.push(take);
+    });
+  }
+
+  /** The slot's worker, started anew when it died. */
+  async worker(slot: number): Promise<AgentProcess> {
+    const current = this.#slots[slot];
+    if (current?.alive) return current;
+    current?.kill(); // whatever it left running goes with it
+    this.#slots[slot] = undefined;
+    let fresh: AgentProcess;
+    try {
+      fresh = await this.#start();
+    } catch (error) {
+      const why = error instanceof Error ? error.message : String(error);
+      throw new AgentError(`the agent could not be restarted: ${why}`, { cause: error });
+    }
+    if (this.#closed) {
+      fresh.kill();
+      throw new AgentError("the agent was closed");
+    }
+    this.#slots[slot] = fresh;
+    return fresh;
+  }
+
+  release(slot: number): void {
+    const next = this.#waiting.shift();
+    if (next !== undefined) next(slot);
+    else this.#free.push(slot);
+  }
+
+  #killAll(): void {
+    for (const worker of this.#slots) worker?.kill();
+  }
+
+  #unlisten(): void {
+    for (const s of SIGNALS) process.off(s, this.#onSignal);
+    process.off("exit", this.#onExit);
+  }
+
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    await Promise.all(this.#slots.map((w) => w?.stop(GRACE_MS)));
+    this.#slots.fill(undefined);
+    this.#unlisten();
+  }
+}

@@ -22,6 +22,7 @@ export {
   TraceError,
   UsageError,
 } from "./lib/errors.ts";
+export { AgentError } from "./lib/errors.ts";
 export { VERSION } from "./lib/version.ts";
 
 // SQLite engine (lib/sqlite)
@@ -137,6 +138,10 @@ export {
   Trace,
 } from "./lib/eval/trace.ts";
 export { type Agent, type AgentContext, checkRows, readRows, toTrace } from "./lib/eval/agent.ts";
+export { type ClosableAgent } from "./lib/agents/types.ts";
+export { commandAgent, type CommandAgentOptions } from "./lib/agents/command_agent.ts";
+export { httpAgent, type HttpAgentOptions } from "./lib/agents/http_agent.ts";
+export { AGENT_HEADERS_ENV, parseHeaders } from "./lib/agents/headers.ts";
 export {
   acceptableResults,
   type CaseInput,

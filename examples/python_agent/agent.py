@@ -117,16 +117,17 @@ REPLIES = {
     "How many media types are there?": {"text": "There are 5 media types, 2 of them protected."},
 }
 
-_db = None
-
-
 def run_sql(sql):
-    """Runs the agent's SQL read-only on the example database: column names and rows."""
-    global _db
-    if _db is None:
-        _db = sqlite3.connect(f"file:{DATABASE}?mode=ro", uri=True)
-    cursor = _db.execute(sql)
-    return [d[0] for d in cursor.description], cursor.fetchall()
+    """Runs the agent's SQL read-only on the example database: column names and rows.
+
+    One connection per query, so the HTTP example can call it from any thread.
+    """
+    db = sqlite3.connect(f"file:{DATABASE}?mode=ro", uri=True)
+    try:
+        cursor = db.execute(sql)
+        return [d[0] for d in cursor.description], cursor.fetchall()
+    finally:
+        db.close()
 
 
 def answer(question):

@@ -215,9 +215,10 @@ export class AgentProcess {
     if (this.#dead !== undefined || part.length === 0) return;
     this.#bytes += part.length;
     if (this.#bytes > this.#options.maxLineBytes) {
-      const mib = this.#options.maxLineBytes / 1024 / 1024;
+      const max = this.#options.maxLineBytes;
+      const size = max % (1024 * 1024) === 0 ? `${max / 1024 / 1024} MiB` : `${max} bytes`;
       this.#fail(
-        `the agent wrote a line longer than ${mib} MiB; a reply must be one line of JSON of at most ${mib} MiB`,
+        `the agent wrote a line longer than ${size}; a reply must be one line of JSON of at most ${size}`,
       );
       this.kill();
       return;

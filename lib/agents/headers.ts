@@ -8,7 +8,15 @@
  */
 import { UsageError } from "../errors.ts";
 
-/** The environment variable that holds agent headers, one `Name: value` per line. */
+/**
+ * The environment variable that holds agent headers, one `Name: value` per line.
+ *
+ * @example
+ * ```ts
+ * import { AGENT_HEADERS_ENV } from "./headers.ts";
+ * AGENT_HEADERS_ENV; // "DBAGENTEVAL_AGENT_HEADERS"
+ * ```
+ */
 export const AGENT_HEADERS_ENV = "DBAGENTEVAL_AGENT_HEADERS";
 
 const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;

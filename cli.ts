@@ -150,6 +150,10 @@ program.command("run")
   .option("--json <file>", "save the full result as JSON (diff reads it)")
   .option("--md <file>", "save a short Markdown report")
   .option("--verbose", "also print the number of judge calls on stderr")
+  .option(
+    "--counterexamples",
+    "when the agent's rows match the reference's, search for a database (from --db) on which its SQL is wrong",
+  )
   .action(async (cases, options, command) => {
     const { configureRun } = await import("./lib/cli/config.ts");
     const { runCommand } = await import("./lib/cli/run.ts");

@@ -89,6 +89,40 @@ describe("dbagenteval counterexample", () => {
     assert.match(json.database_sql, /^PRAGMA foreign_keys = ON;\nCREATE TABLE orders/);
   });
 
+  it("run --counterexamples fails the Chinook case right only by coincidence at generate", () => {
+    const r = runCli([
+      "run",
+      "examples/chinook/cases.yaml",
+      "--agent",
+      "examples/chinook/agent.ts:agent",
+      "--db",
+      "examples/chinook/Chinook_Sqlite.sqlite",
+      "--tags",
+      "customers",
+      "--counterexamples",
+    ]);
+    assert.equal(r.code, 1, r.stderr);
+    assert.match(
+      r.stdout,
+      /FAIL {2}customers-in-india\n {6}generate \/ counterexample: right only on this data/,
+    );
+    assert.match(r.stdout, /PASS {2}my-customers\n/);
+  });
+
+  it("run --counterexamples without --db is a usage error", () => {
+    const r = runCli([
+      "run",
+      "examples/chinook/cases.yaml",
+      "--agent",
+      "examples/chinook/agent.ts:agent",
+      "--execute",
+      "examples/chinook/agent.ts:agent",
+      "--counterexamples",
+    ]);
+    assert.equal(r.code, 2);
+    assert.match(r.stderr, /--counterexamples searches a SQLite database: pass --db FILE/);
+  });
+
   const bad: [string, string[], RegExp][] = [
     [
       "a query that writes",

@@ -97,6 +97,7 @@ export const RUN_CONFIG_KEYS: Readonly<Record<string, ConfigKey>> = {
   timeout: { flag: "--timeout", type: "number" },
   json: { flag: "--json", type: "output" },
   md: { flag: "--md", type: "output" },
+  counterexamples: { flag: "--counterexamples", type: "boolean" },
 };
 
 /** Flags that have no config key: they choose the file, or are `rules` in another form. */

@@ -16,7 +16,8 @@ import { loadCases } from "../eval/cases.ts";
 import { markdownReport } from "../eval/report_md.ts";
 import { toRunFile } from "../eval/run_file.ts";
 import type { Executor } from "../eval/evaluate.ts";
-import { runSuite, type SuiteOptions } from "../eval/suite.ts";
+import { runSuite, type SuiteOptions, type SuiteResult } from "../eval/suite.ts";
+import { type CounterexampleSettings, searchableQueries } from "../eval/checks/counterexample.ts";
 import { openAiJudge } from "../judge/mod.ts";
 import { sqliteExecutor } from "../sqlite/executor.ts";
 import { type CheckLike, loadChecks, loadFunction } from "./_load_module.ts";
@@ -42,6 +43,7 @@ export interface RunOptions extends AgentOptions {
   readonly json?: string;
   readonly md?: string;
   readonly verbose?: boolean;
+  readonly counterexamples?: boolean;
 }
 
 function parseTags(tags: string | undefined): string[] | undefined {
@@ -59,6 +61,37 @@ function timeoutMs(seconds: number | undefined): number | undefined {
     throw new UsageError(`--timeout: expected a number of seconds above 0, e.g. 30`);
   }
   return seconds * 1000;
+}
+
+/**
+ * The counterexample search's settings for a run (--counterexamples): it
+ * runs on the --db file, the embedded SQLite executor's database.
+ */
+function counterexampleSettings(options: RunOptions): CounterexampleSettings | undefined {
+  if (options.counterexamples !== true) return undefined;
+  if (options.db === undefined) {
+    throw new UsageError(
+      "--counterexamples searches a SQLite database: pass --db FILE (a SQLite copy of the database the reference SQL runs on)",
+    );
+  }
+  return { db: options.db };
+}
+
+/** The summary's one line on cases the search could not look at. */
+function notSearchedLine(result: SuiteResult, cases: readonly TestCase[]): string | undefined {
+  const byId = new Map(cases.map((c) => [c.id, c]));
+  let n = 0;
+  for (const c of result.cases) {
+    const testCase = byId.get(c.id);
+    const trace = c.scorecard.trace;
+    if (testCase === undefined || testCase.counterexample === false || trace === undefined) {
+      continue;
+    }
+    if (searchableQueries(trace, testCase) === undefined) n++;
+  }
+  return n === 0
+    ? undefined
+    : `counterexample search: ${n} case(s) not searched (no reference_sql, or the agent gave no SQL)`;
 }
 
 function checkOptions(options: RunOptions): void {
@@ -204,6 +237,7 @@ export async function runCommand(file: string | undefined, options: RunOptions):
   checkSelection(tags, cases, selected.length);
   checkWritable("--json", options.json);
   checkWritable("--md", options.md);
+  const counterexamples = counterexampleSettings(options);
   const execute = await loadExecutor(options, selected);
   let agent: ClosableAgent | undefined;
   try {
@@ -220,10 +254,13 @@ export async function runCommand(file: string | undefined, options: RunOptions):
       ...(timeout !== undefined ? { timeoutMs: timeout } : {}),
       ...(tags !== undefined ? { tags } : {}),
       ...(options.agentDb !== undefined ? { agentDb: options.agentDb } : {}),
+      ...(counterexamples !== undefined ? { counterexamples } : {}),
       onProgress: (done: number, total: number) => progress.update(done, total),
     };
     const result = await runSuite(cases, agent, suiteOptions).finally(() => progress.done());
     process.stdout.write(`${result.summary()}\n`);
+    const notSearched = counterexamples === undefined ? undefined : notSearchedLine(result, cases);
+    if (notSearched !== undefined) process.stdout.write(`${notSearched}\n`);
     // stdout is the spec's run output; what a run cost goes beside it.
     if (options.verbose === true) process.stderr.write(`judge calls: ${result.judgeCalls}\n`);
     if (options.json !== undefined) {

@@ -9,7 +9,7 @@
  */
 import { type Database, openMemoryDatabase } from "../sqlite/database.ts";
 import type { Statement } from "../sqlite/statement.ts";
-import type { SqliteRow } from "../sqlite/value.ts";
+import type { RowSet } from "../row_set.ts";
 import { compareRows } from "../eval/rows.ts";
 import type { Candidate, CandidateRow } from "./candidate.ts";
 import type { SearchSchema } from "./schema.ts";
@@ -25,8 +25,9 @@ export interface Comparison {
 export interface Outcome {
   /** The rows the schema accepted (the database that was really built). */
   readonly database: Candidate;
-  readonly referenceRows: SqliteRow[];
-  readonly candidateRows: SqliteRow[];
+  /** Rows with their column list, so two columns of the same name stay two. */
+  readonly referenceRows: RowSet;
+  readonly candidateRows: RowSet;
 }
 
 /** An in-memory database with the schema, for trying candidates. */
@@ -111,8 +112,8 @@ export class Sandbox {
         try {
           return {
             database: kept,
-            referenceRows: db.query(queries.reference),
-            candidateRows: db.query(queries.candidate),
+            referenceRows: rowSet(db, queries.reference),
+            candidateRows: rowSet(db, queries.candidate),
           };
         } catch {
           return null;
@@ -137,6 +138,15 @@ export class Sandbox {
   close(): void {
     for (const s of this.#inserts.values()) s.finalize();
     this.#db.close();
+  }
+}
+
+function rowSet(db: Database, sql: string): RowSet {
+  const stmt = db.prepare(sql);
+  try {
+    return { columns: [...stmt.columnNames], rows: [...stmt.rows()] };
+  } finally {
+    stmt.finalize();
   }
 }
 

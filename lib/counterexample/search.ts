@@ -4,6 +4,7 @@
  * @module
  */
 import { UsageError } from "../errors.ts";
+import { rowObjects } from "../row_set.ts";
 import { compareRows } from "../eval/rows.ts";
 import { openDatabase } from "../sqlite/database.ts";
 import type { SqliteRow, SqliteValue } from "../sqlite/value.ts";
@@ -252,8 +253,8 @@ export async function findCounterexample(options: CounterexampleOptions): Promis
         return {
           found: true,
           databaseSql: databaseScript(schema, final.database),
-          referenceRows: final.referenceRows,
-          candidateRows: final.candidateRows,
+          referenceRows: rowObjects(final.referenceRows) as SqliteRow[],
+          candidateRows: rowObjects(final.candidateRows) as SqliteRow[],
           changes: changesFromGiven(db, schema, final.database),
           strategy: strategy?.name ?? (rowCount(candidate) === 0 ? "empty" : "real_sample"),
           tried,

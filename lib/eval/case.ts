@@ -43,4 +43,6 @@ export interface TestCase {
   readonly tags: readonly string[];
   readonly ordered: boolean;
   readonly precision: number;
+  /** false: never search this case for a counterexample (run --counterexamples). */
+  readonly counterexample?: boolean;
 }

@@ -31,6 +31,13 @@ export const CASE_FIELDS = [
   "tags",
 ] as const;
 
+/**
+ * Fields a case may have beyond the spec's, accepted but not listed in the
+ * unknown-field message (whose words the spec fixes): `counterexample: false`
+ * opts a case out of `run --counterexamples`.
+ */
+const EXTRA_FIELDS: readonly string[] = ["counterexample"];
+
 /** A step of a path into a case: a key or a list index. */
 export type PathKey = string | number;
 
@@ -64,6 +71,7 @@ const CaseSchema = v.object({
     ),
   ),
   ordered: v.optional(v.boolean("ordered must be true or false")),
+  counterexample: v.optional(v.boolean("counterexample must be true or false")),
   precision: v.optional(
     v.pipe(
       v.number("precision must be a whole number from 0 to 12"),
@@ -143,7 +151,9 @@ export function readCase(raw: unknown): Omit<TestCase, "id"> & { id?: string } {
   if (!isPlainObject(raw)) {
     throw new CaseProblem([], "a case must be a mapping with at least a question");
   }
-  const unknown = Object.keys(raw).filter((k) => !(CASE_FIELDS as readonly string[]).includes(k));
+  const unknown = Object.keys(raw).filter((k) =>
+    !(CASE_FIELDS as readonly string[]).includes(k) && !EXTRA_FIELDS.includes(k)
+  );
   if (unknown.length > 0) {
     throw new CaseProblem(
       [unknown[0]!],
@@ -171,5 +181,6 @@ export function readCase(raw: unknown): Omit<TestCase, "id"> & { id?: string } {
     tags: c.tags ?? [],
     ordered: c.ordered ?? false,
     precision: c.precision ?? 2,
+    ...(c.counterexample !== undefined ? { counterexample: c.counterexample } : {}),
   };
 }

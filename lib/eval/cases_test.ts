@@ -344,3 +344,22 @@ describe("helpers", () => {
     assert.equal(slugify("???"), "case");
   });
 });
+
+describe("parseCases() and counterexample", () => {
+  const cases: [string, string, boolean | undefined | RegExp][] = [
+    ["takes counterexample: false", "- question: Q\n  counterexample: false\n", false],
+    ["leaves counterexample out when not given", "- question: Q\n", undefined],
+    [
+      "refuses a counterexample that is not true or false",
+      "- question: Q\n  counterexample: no-thanks\n",
+      /counterexample must be true or false/,
+    ],
+  ];
+  for (const [name, yaml, expected] of cases) {
+    it(`parseCases() ${name}`, () => {
+      if (expected instanceof RegExp) {
+        assert.throws(() => parseCases(yaml, "cases.yaml"), expected);
+      } else assert.equal(parseCases(yaml, "cases.yaml")[0]!.counterexample, expected);
+    });
+  }
+});

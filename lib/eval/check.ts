@@ -80,6 +80,37 @@ export interface CheckResult {
   readonly status: Status;
   /** Why, for a person; empty when there is nothing to say. */
   readonly detail: string;
+  /** The counterexample check's evidence, when it found a database. */
+  readonly counterexample?: CounterexampleFinding;
+}
+
+/**
+ * A database on which the agent's SQL and the reference SQL differ, as the
+ * run file keeps it.
+ *
+ * @example
+ * ```ts
+ * import type { CounterexampleFinding } from "./check.ts";
+ * const finding: CounterexampleFinding = {
+ *   database_sql: "CREATE TABLE t (x INTEGER);\nINSERT INTO t VALUES (20);\n",
+ *   reference_rows: [{ n: 0 }],
+ *   candidate_rows: [{ n: 1 }],
+ *   tried: 3,
+ *   seed: 1,
+ * };
+ * ```
+ */
+export interface CounterexampleFinding {
+  /** The SQL script that builds the database from nothing. */
+  readonly database_sql: string;
+  /** The reference SQL's rows on it. */
+  readonly reference_rows: readonly Record<string, unknown>[];
+  /** The agent's SQL's rows on it. */
+  readonly candidate_rows: readonly Record<string, unknown>[];
+  /** Databases tried before it was found. */
+  readonly tried: number;
+  /** The search's seed. */
+  readonly seed: number;
 }
 
 /**

@@ -16,6 +16,7 @@ import type { Row, Trace } from "./trace.ts";
 import { type Agent, type AgentContext, readRows, toTrace } from "./agent.ts";
 import { AgentError, UsageError } from "../errors.ts";
 import { agentDbSetup } from "./agent_db.ts";
+import { CounterexampleCheck, type CounterexampleSettings } from "./checks/counterexample.ts";
 
 /**
  * A check as the harness accepts it: a {@link Check} from any copy of the
@@ -78,6 +79,8 @@ export interface EvaluateOptions {
   readonly database?: string | undefined;
   /** Why the test itself could not fully run, e.g. the reference SQL failed. */
   readonly error?: string | undefined;
+  /** Search for a database on which the agent's SQL is wrong (run --counterexamples). */
+  readonly counterexamples?: CounterexampleSettings | undefined;
 }
 
 const STATUSES: readonly string[] = ["PASS", "FAIL", "ERROR", "SKIP"];
@@ -102,6 +105,7 @@ function findings(check: CheckLike, value: unknown): CheckResult[] {
         detail: `the check returned ${jsonText(r)}; return this.result(stage, status, detail)`,
       };
     }
+    const evidence = o["counterexample"];
     return {
       name: typeof o["name"] === "string" ? o["name"] : check.name,
       stage: o["stage"] as string,
@@ -111,6 +115,9 @@ function findings(check: CheckLike, value: unknown): CheckResult[] {
         : o["detail"] == null
         ? ""
         : String(o["detail"]),
+      ...(evidence !== null && typeof evidence === "object"
+        ? { counterexample: evidence as CheckResult["counterexample"] & object }
+        : {}),
     };
   });
 }
@@ -153,6 +160,9 @@ export async function evaluate(
   };
   const checks: CheckLike[] = [
     ...builtinChecks(),
+    ...(options.counterexamples !== undefined
+      ? [new CounterexampleCheck(options.counterexamples)]
+      : []),
     ...(options.rules ?? []),
     ...(options.judge !== undefined ? judgeChecks() : []),
   ];
@@ -268,6 +278,8 @@ export interface RunCaseOptions {
    * checks read the diff of the copy (--agent-db). Used when `setup` is not given.
    */
   readonly agentDb?: string | undefined;
+  /** Search for a database on which the agent's SQL is wrong (run --counterexamples). */
+  readonly counterexamples?: CounterexampleSettings | undefined;
 }
 
 const TIMED_OUT = Symbol("timed out");
@@ -421,6 +433,7 @@ export async function runCase(
     dbDiff,
     agentDb: options.agentDb,
     database: sqlitePathOf(options.execute),
+    counterexamples: options.counterexamples,
     error,
   });
 }

@@ -7,6 +7,7 @@
 import { PASS, SKIP } from "./check.ts";
 import { caseProblems, type SuiteResult } from "./suite.ts";
 import { type RunFile, toRunFile } from "./run_file.ts";
+import { jsonText } from "./_json.ts";
 
 function cell(text: string): string {
   return text.replaceAll("\\", "\\\\").replaceAll("|", "\\|").replaceAll("\n", " ");
@@ -50,6 +51,19 @@ export function markdownReport(result: SuiteResult | RunFile): string {
         checks: c.checks,
       }).join("; ");
       lines.push(`| ${c.verdict} | ${cell(c.id)} | ${cell(c.failed_stage ?? "")} | ${cell(why)} |`);
+    }
+  }
+  const found = run.cases.filter((c) => c.counterexample !== undefined);
+  if (found.length > 0) {
+    lines.push("", "## Counterexamples", "");
+    lines.push(
+      "The agent's SQL gave the reference's rows, but not on these databases (each script builds one from nothing):",
+    );
+    for (const c of found) {
+      const ce = c.counterexample!;
+      lines.push("", `### ${c.id}`, "", "```sql", ce.database_sql.trimEnd(), "```", "");
+      lines.push(`- reference rows: \`${jsonText(ce.reference_rows)}\``);
+      lines.push(`- agent's rows: \`${jsonText(ce.candidate_rows)}\``);
     }
   }
   const stages = Object.entries(run.failures_by_stage);

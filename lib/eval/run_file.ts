@@ -10,7 +10,7 @@ import { UsageError } from "../errors.ts";
 import { VERSION } from "../version.ts";
 import { jsonText } from "./_json.ts";
 import { diffToJson } from "../diff/json.ts";
-import type { Status } from "./check.ts";
+import type { CheckResult, CounterexampleFinding, Status } from "./check.ts";
 import type { SuiteResult } from "./suite.ts";
 
 /**
@@ -87,6 +87,11 @@ export interface RunFileCase {
    * document's JSON form (docs/diff-format.md); otherwise absent.
    */
   readonly db_diff?: unknown;
+  /**
+   * With --counterexamples, when the counterexample check found a database
+   * on which the agent's SQL is wrong: its script and both results on it.
+   */
+  readonly counterexample?: CounterexampleFinding;
 }
 
 /**
@@ -177,8 +182,16 @@ export function toRunFile(result: SuiteResult, createdAt: Date = new Date()): Ru
       ...(c.scorecard.dbDiff !== undefined
         ? { db_diff: JSON.parse(diffToJson(c.scorecard.dbDiff)) as unknown }
         : {}),
+      ...counterexampleOf(c.checks),
     })),
   };
+}
+
+function counterexampleOf(
+  checks: readonly CheckResult[],
+): { counterexample?: CounterexampleFinding } {
+  const found = checks.find((r) => r.counterexample !== undefined)?.counterexample;
+  return found === undefined ? {} : { counterexample: found };
 }
 
 function round(ms: number): number {
@@ -220,6 +233,13 @@ const RunFileSchema = v.object({
       detail: v.string(),
     })),
     db_diff: v.optional(v.unknown()),
+    counterexample: v.optional(v.object({
+      database_sql: v.string(),
+      reference_rows: v.array(v.record(v.string(), v.unknown())),
+      candidate_rows: v.array(v.record(v.string(), v.unknown())),
+      tried: Count,
+      seed: Count,
+    })),
   })),
 });
 

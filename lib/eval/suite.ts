@@ -339,6 +339,7 @@ export async function runSuite(
     timeoutMs: options.timeoutMs,
     setup: options.setup,
     agentDb: options.agentDb,
+    counterexamples: options.counterexamples,
   };
 
   const results: CaseResult[] = new Array(selected.length);

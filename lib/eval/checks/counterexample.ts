@@ -1,0 +1,148 @@
+/**
+ * counterexample: the agent's SQL gave the reference's rows, but is there a
+ * database on which it would not? Runs the counterexample search (the
+ * harness calls the search, never the reverse) when `run --counterexamples`
+ * asks for it.
+ *
+ * @module
+ */
+import { findCounterexample } from "../../counterexample/search.ts";
+import { rowsAsJson } from "../../counterexample/render.ts";
+import {
+  Check,
+  type CheckContext,
+  type CheckResult,
+  type CounterexampleFinding,
+  FAIL,
+  PASS,
+  SKIP,
+} from "../check.ts";
+import type { TestCase } from "../case.ts";
+import { compareRows } from "../rows.ts";
+import type { Trace } from "../trace.ts";
+import { rowsText, traceRows } from "./_rows.ts";
+
+/**
+ * Where and how hard the harness searches.
+ *
+ * @example
+ * ```ts
+ * import type { CounterexampleSettings } from "./counterexample.ts";
+ * const settings: CounterexampleSettings = { db: "examples/chinook/Chinook_Sqlite.sqlite", budget: 200 };
+ * ```
+ */
+export interface CounterexampleSettings {
+  /** The SQLite file the reference SQL runs on (--db); only read. */
+  readonly db: string;
+  /** Seed of the search. Default 1. */
+  readonly seed?: number | undefined;
+  /** Most databases tried per case. */
+  readonly budget?: number | undefined;
+  /** Most seconds per case. */
+  readonly timeLimit?: number | undefined;
+}
+
+/**
+ * Whether a case is one the search looks at: it has reference SQL, the
+ * agent gave the SQL it ran, and the case does not opt out.
+ *
+ * @param trace what the agent did
+ * @param testCase the case
+ * @returns the two queries, or undefined
+ */
+export function searchableQueries(
+  trace: Trace,
+  testCase: TestCase,
+): { readonly reference: string; readonly candidate: string } | undefined {
+  const reference = testCase.reference_sql;
+  const sql = trace.lastOf("generate")?.output;
+  if (reference === undefined || typeof sql !== "string" || sql.trim() === "") return undefined;
+  return { reference, candidate: sql };
+}
+
+function message(e: unknown): string {
+  return e instanceof Error ? e.message : String(e);
+}
+
+/**
+ * FAIL at generate when a database is found on which the agent's SQL and
+ * the reference SQL differ; PASS when none is found. Only for cases whose
+ * rows already match the reference's (reference_rows passed): a case that
+ * fails there needs no further proof. A case with `counterexample: false`,
+ * without reference SQL, or whose agent gave no SQL, gets no finding.
+ *
+ * @example
+ * ```ts
+ * import { CounterexampleCheck } from "./counterexample.ts";
+ * import { defineCase } from "../cases.ts";
+ * import { Trace } from "../trace.ts";
+ * const check = new CounterexampleCheck({ db: "examples/chinook/Chinook_Sqlite.sqlite" });
+ * const testCase = defineCase({ question: "Long tracks?", reference_sql: "SELECT count(*) AS n FROM Track WHERE Milliseconds > 300000" });
+ * const trace = Trace.simple("Long tracks?", { sql: "SELECT count(*) AS n FROM Track WHERE Milliseconds >= 300000", rows: [{ n: 1069 }] });
+ * const [finding] = await check.run(trace, testCase, { referenceRows: [{ n: 1069 }] });
+ * finding?.status; // "FAIL"
+ * ```
+ */
+export class CounterexampleCheck extends Check {
+  readonly name = "counterexample";
+  readonly #settings: CounterexampleSettings;
+
+  /** @param settings the database and the search's bounds */
+  constructor(settings: CounterexampleSettings) {
+    super();
+    this.#settings = settings;
+  }
+
+  /**
+   * @param trace what the agent did
+   * @param testCase the case (reference_sql, ordered, precision, counterexample)
+   * @param context the reference rows
+   * @returns the finding, or none
+   */
+  async run(trace: Trace, testCase: TestCase, context: CheckContext): Promise<CheckResult[]> {
+    if (testCase.counterexample === false) return [];
+    const queries = searchableQueries(trace, testCase);
+    const reference = context.referenceRows;
+    if (queries === undefined || reference === undefined) return [];
+    const got = traceRows(trace);
+    const options = { ordered: testCase.ordered, precision: testCase.precision };
+    if (got.kind !== "rows" || !compareRows(got.rows, reference, options)) return [];
+    const stage = trace.lastOf("generate")?.name ?? "generate";
+    let found;
+    try {
+      found = await findCounterexample({
+        db: this.#settings.db,
+        ...queries,
+        ...options,
+        seed: this.#settings.seed,
+        budget: this.#settings.budget,
+        timeLimit: this.#settings.timeLimit,
+      });
+    } catch (e) {
+      return [this.result(stage, SKIP, `could not search: ${message(e)}`)];
+    }
+    if (!found.found) {
+      return [
+        this.result(
+          stage,
+          PASS,
+          `no difference found in ${found.tried} databases (seed ${found.seed})`,
+        ),
+      ];
+    }
+    const rows = (found.changes ?? []).reduce((n, c) => n + c.rows, 0);
+    const evidence: CounterexampleFinding = {
+      database_sql: found.databaseSql!,
+      reference_rows: rowsAsJson(found.referenceRows ?? []),
+      candidate_rows: rowsAsJson(found.candidateRows ?? []),
+      tried: found.tried,
+      seed: found.seed,
+    };
+    const detail = `right only on this data: on a database of ${rows} row(s) the reference gives ${
+      rowsText(evidence.reference_rows)
+    } and the agent's SQL ${
+      rowsText(evidence.candidate_rows)
+    }; the script is in the run file (counterexample.database_sql) and the Markdown report`;
+    return [{ ...this.result(stage, FAIL, detail), counterexample: evidence }];
+  }
+}

@@ -38,6 +38,12 @@ export type Scan =
      * its own.
      */
     readonly parenthesizedWith: boolean;
+    /**
+     * `[open, close]` offsets in `text` of the parentheses around each
+     * subquery, for the retry with doubled parentheses (node-sql-parser
+     * misreads `(SELECT (c) FROM t) - 1` and reads `((SELECT (c) FROM t)) - 1`).
+     */
+    readonly subqueries: readonly (readonly [number, number])[];
   }
   | { readonly ok: false; readonly problem: string };
 
@@ -116,6 +122,9 @@ export function scanSql(sql: string, dialect: string): Scan {
   const words: string[] = [];
   /** For each open parenthesis, the token before it (`SUBSTRING`, ...). */
   const parens: string[] = [];
+  /** Offsets in `out` of the open parentheses, and whether a subquery starts there. */
+  const opens: { at: number; subquery: boolean }[] = [];
+  const subqueries: [number, number][] = [];
   let i = 0;
   const n = sql.length;
   while (i < n) {
@@ -210,6 +219,9 @@ export function scanSql(sql: string, dialect: string): Scan {
     } else if (/[A-Za-z_]/.test(c) && !/[\w$]/.test(sql[i - 1] ?? "")) {
       const word = /^[A-Za-z_][\w$]*/.exec(sql.slice(i, i + 128))![0];
       if (lastCode === "(" && /^with$/i.test(word)) parenthesizedWith = true;
+      if (lastCode === "(" && /^(select|with)$/i.test(word) && opens.length > 0) {
+        opens.at(-1)!.subquery = true;
+      }
       const rewritten = rewriteWord(word, sql, i, lex, words, parens.at(-1) ?? "");
       out += rewritten.text;
       i += rewritten.consumed;
@@ -218,8 +230,15 @@ export function scanSql(sql: string, dialect: string): Scan {
     } else {
       if (!/\s/.test(c)) {
         lastCode = c;
-        if (c === "(") parens.push(words.at(-1) ?? "");
-        if (c === ")") parens.pop();
+        if (c === "(") {
+          parens.push(words.at(-1) ?? "");
+          opens.push({ at: out.length, subquery: false });
+        }
+        if (c === ")") {
+          parens.pop();
+          const open = opens.pop();
+          if (open?.subquery === true) subqueries.push([open.at, out.length]);
+        }
         words.push(c);
       }
       out += c;
@@ -227,7 +246,7 @@ export function scanSql(sql: string, dialect: string): Scan {
     }
   }
   const backslashes = doubled ? "doubled" : lex.backslashEscapes ? "escapes" : "literal";
-  return { ok: true, text: out, backslashes, parenthesizedWith };
+  return { ok: true, text: out, backslashes, parenthesizedWith, subqueries };
 }
 
 /**
@@ -313,7 +332,8 @@ function rewriteWord(
       const plan = /^EXPLAIN(\s+QUERY\s+PLAN\b)?/i.exec(rest)!;
       return { text: blank(plan[0].length), consumed: plan[0].length };
     }
-    if (prev === "AS" && SQLITE_ALIASES.has(upper)) {
+    // Not a function call (`count(*)`): a name SQLite takes and the parser refuses.
+    if (SQLITE_ALIASES.has(upper) && !/^\w+\s*\(/.test(rest) && prev !== ".") {
       return { text: `"${word}"`, consumed: word.length };
     }
     return keep;
@@ -359,4 +379,22 @@ export function unescapeLiteral(raw: string, backslashes: Backslashes): string {
   if (backslashes === "doubled") return unquoted.replaceAll("\\\\", "\\");
   if (backslashes === "escapes") return unquoted.replace(/\\(.)/gs, "$1");
   return unquoted;
+}
+
+/**
+ * The text with each subquery's parentheses doubled.
+ *
+ * @param text the scanned text
+ * @param subqueries the `[open, close]` offsets from the scan
+ * @returns the new text
+ */
+export function doubleSubqueryParens(
+  text: string,
+  subqueries: readonly (readonly [number, number])[],
+): string {
+  const marks = subqueries.flatMap(([open, close]) => [[open, "("], [close + 1, ")"]] as const)
+    .sort((a, b) => b[0] - a[0]);
+  let out = text;
+  for (const [at, paren] of marks) out = out.slice(0, at) + paren + out.slice(at);
+  return out;
 }

@@ -8,7 +8,7 @@
  * @module
  */
 import type { Trace } from "../lib/eval/trace.ts";
-import { scanSql } from "./_lex.ts";
+import { doubleSubqueryParens, scanSql } from "./_lex.ts";
 import { buildStatement } from "./_from_node_sql_parser.ts";
 import { buildPgStatement } from "./_from_pg_query.ts";
 import { loadPgQuery, pgParse, PgSyntaxError } from "./_pg_query.ts";
@@ -99,10 +99,19 @@ export async function parseSqlModel(sql: string, dialect: Dialect | string): Pro
   const scan = scanSql(sql, d);
   if (!scan.ok) throw new UnreadableSql(`cannot read the SQL safely: ${scan.problem}`);
   let ast: unknown;
+  const options = { database: DATABASE[d] ?? d };
   try {
-    ast = parser.astify(scan.text, { database: DATABASE[d] ?? d });
+    ast = parser.astify(scan.text, options);
   } catch (e) {
-    throw new UnreadableSql(`cannot parse the SQL as ${d}${where(e)}: ${shorten(errorText(e))}`);
+    // node-sql-parser misreads `(SELECT (c) FROM t) - 1`; doubled
+    // parentheses around each subquery read the same query.
+    const retry = scan.subqueries.length === 0
+      ? undefined
+      : attempt(() => parser.astify(doubleSubqueryParens(scan.text, scan.subqueries), options));
+    if (retry === undefined) {
+      throw new UnreadableSql(`cannot parse the SQL as ${d}${where(e)}: ${shorten(errorText(e))}`);
+    }
+    ast = retry.value;
   }
   const list = (Array.isArray(ast) ? ast : [ast]).filter((s) =>
     typeof s === "object" && s !== null
@@ -152,6 +161,14 @@ function where(e: unknown): string {
     ?.start;
   if (typeof start?.line !== "number" || typeof start.column !== "number") return "";
   return ` (line ${start.line}, column ${start.column})`;
+}
+
+function attempt<T>(f: () => T): { value: T } | undefined {
+  try {
+    return { value: f() };
+  } catch {
+    return undefined;
+  }
 }
 
 function errorText(e: unknown): string {

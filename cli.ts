@@ -9,6 +9,7 @@
 import { Command, CommanderError, InvalidArgumentError, Option } from "@commander-js/extra-typings";
 import process from "node:process";
 import { VERSION } from "./lib/version.ts";
+import { normalizeArgv, polishCommands } from "./lib/cli/_polish.ts";
 import { CLOSED_PIPE_EXIT, endQuietlyOnClosedPipe, isClosedPipe } from "./lib/cli/_closed_pipe.ts";
 
 endQuietlyOnClosedPipe();
@@ -31,12 +32,6 @@ const program = new Command("dbagenteval")
   .description("Diff SQLite databases and test text-to-SQL agents.")
   .version(VERSION, "-V, --version", "print the version")
   .showSuggestionAfterError(true)
-  // Usage errors on one line, like every other error: commander puts its
-  // "Did you mean" suggestion on a line of its own.
-  .configureOutput({
-    outputError: (text, write) =>
-      write(`${text.trim().replace(/\s*\n\s*/g, " ")} (run dbagenteval --help for usage)\n`),
-  })
   .exitOverride();
 
 const db = program.command("db").description("inspect and diff SQLite databases");
@@ -188,8 +183,12 @@ program.command("diff")
     process.exitCode = await diffRunsCommand(before, after);
   });
 
+// One-line usage errors pointing at the command's own help, unknown options
+// named first, `help db diff`, `-v`: see lib/cli/_polish.ts.
+polishCommands(program);
+
 try {
-  await program.parseAsync(process.argv);
+  await program.parseAsync(normalizeArgv(process.argv));
 } catch (error) {
   if (isClosedPipe(error)) {
     process.exit(CLOSED_PIPE_EXIT);

@@ -71,7 +71,7 @@ describe("dbagenteval db info", () => {
     assert.equal(r.code, 2);
     assert.equal(
       r.stderr,
-      "error: unknown command 'inf' (Did you mean info?) (run dbagenteval --help for usage)\n",
+      "error: unknown command 'inf' (Did you mean info?) (run dbagenteval db --help for usage)\n",
     );
   });
 

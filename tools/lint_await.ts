@@ -1,3 +1,4 @@
+/// <reference lib="deno.unstable" />
 /**
  * A `deno lint` plugin for this repository's own code: the harness's
  * functions that run an agent return Promises, and a result used without

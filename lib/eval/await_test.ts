@@ -12,12 +12,21 @@ import { fileURLToPath } from "node:url";
 const MOD = fileURLToPath(new URL("../../mod.ts", import.meta.url));
 const ROOT = path.dirname(MOD);
 
-/** Writes `code` as main.ts in a fresh folder of the repository and runs deno on it. */
-function denoOn(args: string[], code: string): { code: number | null; out: string } {
+/**
+ * Writes each file into a fresh folder of the repository and runs deno on
+ * them all at once (one type check of the library for both files).
+ */
+function denoOn(
+  args: string[],
+  files: Record<string, string>,
+): { code: number | null; out: string } {
   const dir = fs.mkdtempSync(path.join(ROOT, ".await-test-"));
   try {
-    fs.writeFileSync(path.join(dir, "main.ts"), code);
-    const r = spawnSync("deno", [...args, path.join(dir, "main.ts")], {
+    const paths = Object.entries(files).map(([name, code]) => {
+      fs.writeFileSync(path.join(dir, name), code);
+      return path.join(dir, name);
+    });
+    const r = spawnSync("deno", [...args, ...paths], {
       cwd: ROOT,
       encoding: "utf8",
       env: { ...process.env, NO_COLOR: "1" },
@@ -46,19 +55,16 @@ const underDeno = "Deno" in globalThis;
 describe("a missing await on the harness's functions", {
   skip: underDeno ? false : "deno check and deno lint run under deno test",
 }, () => {
-  it("is a compile error for card.summary() and card.verdict in TypeScript", () => {
-    const r = denoOn(["check", "--quiet"], MISSING_AWAIT);
+  it("is a compile error for card.summary() and card.verdict, and awaiting fixes it", () => {
+    const awaited = MISSING_AWAIT.replaceAll(/= (checkQuestion|evaluate)\(/g, "= await $1(");
+    const r = denoOn(["check", "--quiet"], { "missing.ts": MISSING_AWAIT, "awaited.ts": awaited });
     assert.notEqual(r.code, 0, r.out);
     assert.match(r.out, /TS2339.*'summary' does not exist on type 'Promise<Scorecard>'/s);
     assert.match(r.out, /'verdict' does not exist on type 'Promise<Scorecard>'/);
-  });
-
-  it("compiles once each call is awaited", () => {
-    const r = denoOn(
-      ["check", "--quiet"],
-      MISSING_AWAIT.replaceAll(/= (checkQuestion|evaluate)\(/g, "= await $1("),
-    );
-    assert.equal(r.code, 0, r.out);
+    // Every error is in the file without await: the awaited twin compiles.
+    const places = [...r.out.matchAll(/at file:\/\/\S+\/(\w+\.ts):\d+/g)].map((m) => m[1]);
+    assert.ok(places.length >= 3, r.out);
+    assert.deepEqual([...new Set(places)], ["missing.ts"], r.out);
   });
 
   it("is reported by the repository's lint rule when the result is stored or dropped", () => {
@@ -67,7 +73,7 @@ const card = checkQuestion(() => "2", "q", "SELECT 2", { execute: () => [] });
 runSuite([], () => "2");
 console.log(card);
 `;
-    const r = denoOn(["lint"], code);
+    const r = denoOn(["lint"], { "main.ts": code });
     assert.notEqual(r.code, 0, r.out);
     assert.match(r.out, /checkQuestion\(\) returns a Promise; await it/);
     assert.match(r.out, /runSuite\(\) returns a Promise; await it/);

@@ -84,8 +84,9 @@ db.command("match")
 program.command("init")
   .description("write a commented dbagenteval.yaml, example cases, a small database and an agent")
   .addOption(
-    new Option("--agent <kind>", "the agent skeleton to write").choices(["ts"] as const)
-      .default("ts" as const),
+    new Option("--agent <kind>", "the agent skeleton to write").choices(
+      ["ts", "python", "http"] as const,
+    ).default("ts" as const),
   )
   .option("--dir <folder>", "where to write the files", ".")
   .option("--force", "overwrite files that exist")

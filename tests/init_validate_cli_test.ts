@@ -3,10 +3,28 @@
  * `validate --db` runs each reference query and names the ones that fail.
  */
 import { after, describe, it } from "node:test";
+import process from "node:process";
 import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
 import * as fs from "node:fs";
 import { makeDb, snapshotDir, tempDir } from "./fixtures.ts";
-import { runCli } from "./cli.ts";
+import { cliCommand, type CliResult, runCli } from "./cli.ts";
+
+/** runCli without blocking the event loop (the test's own server must answer meanwhile). */
+function runCliAsync(args: string[], options: { cwd: string }): Promise<CliResult> {
+  const [cmd, ...pre] = cliCommand();
+  const child = spawn(cmd!, [...pre, ...args], {
+    cwd: options.cwd,
+    env: { ...process.env, NO_COLOR: "1" },
+  });
+  let stdout = "";
+  let stderr = "";
+  child.stdout.on("data", (c: Buffer) => stdout += String(c));
+  child.stderr.on("data", (c: Buffer) => stderr += String(c));
+  return new Promise((resolve) =>
+    child.on("close", (code) => resolve({ code: code ?? -1, stdout, stderr }))
+  );
+}
 
 const dir = tempDir("dbagenteval-init-cli-");
 after(() => dir.cleanup());
@@ -30,6 +48,51 @@ describe("dbagenteval init", () => {
     assert.equal(run.code, 0, run.stdout + run.stderr);
     assert.match(run.stdout, /^PASS {2}delivered-orders$/m);
     assert.match(run.stdout, /2 of 2 passed \(100%\)/);
+  });
+
+  it("writes a Python agent (agent_cmd) that run passes", () => {
+    const project = dir.file("python");
+    const init = runCli(["init", "--agent", "python", "--dir", project]);
+    assert.equal(init.code, 0, init.stderr);
+    assert.deepEqual(fs.readdirSync(project).sort(), [
+      "agent.py",
+      "cases.yaml",
+      "dbagenteval.yaml",
+      "shop.db",
+    ]);
+    assert.match(
+      fs.readFileSync(dir.file("python/dbagenteval.yaml"), "utf8"),
+      /^agent_cmd: python3 agent\.py$/m,
+    );
+    const run = runCli(["run"], { cwd: project });
+    assert.equal(run.code, 0, run.stdout + run.stderr);
+    assert.match(run.stdout, /2 of 2 passed \(100%\)/);
+  });
+
+  it("writes an HTTP agent (agent_url) that run passes once its server is up", async () => {
+    const project = dir.file("http");
+    const init = runCli(["init", "--agent", "http", "--dir", project]);
+    assert.equal(init.code, 0, init.stderr);
+    assert.match(
+      fs.readFileSync(dir.file("http/dbagenteval.yaml"), "utf8"),
+      /^agent_url: http:\/\/127\.0\.0\.1:8000\/answer$/m,
+    );
+    // Port 0: a free port, printed on the first line (8000 may be taken here).
+    const server = spawn("python3", ["server.py", "--port", "0"], { cwd: project });
+    try {
+      const url = await new Promise<string>((resolve, reject) => {
+        server.stdout.on("data", (chunk: Buffer) => {
+          const m = /listening on (\S+)/.exec(String(chunk));
+          if (m) resolve(m[1]!);
+        });
+        server.on("exit", (code) => reject(new Error(`server.py exited with ${code}`)));
+      });
+      const run = await runCliAsync(["run", "--agent-url", url], { cwd: project });
+      assert.equal(run.code, 0, run.stdout + run.stderr);
+      assert.match(run.stdout, /2 of 2 passed \(100%\)/);
+    } finally {
+      server.kill();
+    }
   });
 
   it("writes nothing when a file would be overwritten, and says so", () => {

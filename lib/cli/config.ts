@@ -97,6 +97,7 @@ export const RUN_CONFIG_KEYS: Readonly<Record<string, ConfigKey>> = {
   timeout: { flag: "--timeout", type: "number" },
   json: { flag: "--json", type: "output" },
   md: { flag: "--md", type: "output" },
+  verbose: { flag: "--verbose", type: "boolean" },
   counterexamples: { flag: "--counterexamples", type: "boolean" },
 };
 

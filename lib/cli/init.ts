@@ -54,9 +54,14 @@ export function initCommand(options: InitOptions): number {
     db.close();
   }
   const where = dir === "." ? "" : `cd ${dir} && `;
+  const next = {
+    ts: `${where}dbagenteval run\nThen replace generateSql() in agent.ts with your model.`,
+    python: `${where}dbagenteval run\nThen replace generate_sql() in agent.py with your model.`,
+    http: `${where}python3 server.py &  and then: dbagenteval run\n` +
+      "Then replace generate_sql() in agent.py with your model.",
+  }[options.agent];
   process.stdout.write(
-    names.map((n) => `wrote ${path.join(dir, n)}\n`).join("") +
-      `\nNext: ${where}dbagenteval run    (then replace generateSql() in the agent with your model)\n`,
+    names.map((n) => `wrote ${path.join(dir, n)}\n`).join("") + `\nNext: ${next}\n`,
   );
   return 0;
 }

@@ -143,8 +143,8 @@ program.command("run")
     4,
   )
   .option("--timeout <seconds>", "seconds a case may take before it is an ERROR", Number)
-  .option("--json <file>", "save the full result as JSON (diff reads it)")
-  .option("--md <file>", "save a short Markdown report")
+  .option("--json <file>", "save the full result as JSON (diff reads it; - for stdout)")
+  .option("--md <file>", "save a short Markdown report (- for stdout)")
   .option("--verbose", "also print the number of judge calls on stderr")
   .option(
     "--counterexamples",

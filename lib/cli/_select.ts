@@ -14,11 +14,16 @@ import { readSelector } from "../../selector/read.ts";
  *
  * @param diff the diff
  * @param selector a selector file or inline JSON/YAML
+ * @param out where to print (stderr when the diff's JSON goes to stdout)
  * @returns the exit code
  * @throws {SelectorError} when the selector cannot be read or has a mistake
  */
-export async function printSelection(diff: DatabaseDiff, selector: string): Promise<number> {
+export async function printSelection(
+  diff: DatabaseDiff,
+  selector: string,
+  out: NodeJS.WritableStream = process.stdout,
+): Promise<number> {
   const explanation = explainMatch(diff, await readSelector(selector));
-  process.stdout.write(`${explanation.text}\n`);
+  out.write(`${explanation.text}\n`);
   return explanation.matched ? 0 : 1;
 }

@@ -11,6 +11,7 @@ import { diffSqliteDatabases } from "../diff/diff_sqlite.ts";
 import { diffToJson } from "../diff/json.ts";
 import type { DiffOptions } from "../diff/options.ts";
 import { renderDiffText } from "../diff/render_text.ts";
+import { humanStream } from "./_output.ts";
 import type { DatabaseDiff } from "../diff/types.ts";
 
 /** The options cli.ts parses for `db diff`. */
@@ -93,7 +94,8 @@ export async function dbDiffCommand(
   }
   if (options.select !== undefined) {
     const { printSelection } = await import("./_select.ts");
-    return await printSelection(diff, options.select);
+    // With the JSON on stdout (--json -), the explanation goes to stderr.
+    return await printSelection(diff, options.select, humanStream([options.json]));
   }
   if (options.json !== "-") process.stdout.write(renderDiffText(diff, { target: options.target }));
   return 0;

@@ -4,8 +4,6 @@
  *
  * @module
  */
-import * as fs from "node:fs";
-import * as path from "node:path";
 import process from "node:process";
 import { setTimeout } from "node:timers";
 import { UsageError } from "../errors.ts";
@@ -23,6 +21,7 @@ import { sqliteExecutor } from "../sqlite/executor.ts";
 import { type CheckLike, loadChecks, loadFunction } from "./_load_module.ts";
 import { type AgentOptions, checkAgentOptions, loadAgent } from "./_agent.ts";
 import { progressLine } from "./_progress.ts";
+import { checkOutputs, humanStream, writeOutput } from "./_output.ts";
 import type { RuleSpec } from "./_builtin_rules.ts";
 
 /** The options of `run`, as cli.ts parses them. */
@@ -151,33 +150,6 @@ async function loadRules(options: RunOptions): Promise<CheckLike[] | undefined> 
   return rules;
 }
 
-/**
- * Refuses, before any case runs, an output path that cannot be written: a
- * long run (and its judge calls) must not be lost to a typo in --json.
- */
-function checkWritable(option: string, file: string | undefined): void {
-  if (file === undefined) return;
-  const stat = fs.statSync(file, { throwIfNoEntry: false });
-  if (stat?.isDirectory()) {
-    throw new UsageError(
-      `${option} ${file}: it is a folder; give a file name, e.g. ${
-        path.join(file, option === "--md" ? "report.md" : "run.json")
-      }`,
-    );
-  }
-  const folder = path.dirname(path.resolve(file));
-  if (fs.statSync(folder, { throwIfNoEntry: false })?.isDirectory() !== true) {
-    throw new UsageError(`${option} ${file}: the folder ${folder} does not exist; create it first`);
-  }
-  try {
-    fs.accessSync(stat === undefined ? folder : file, fs.constants.W_OK);
-  } catch (error) {
-    throw new UsageError(`${option} ${file}: cannot write the file (permission denied)`, {
-      cause: error,
-    });
-  }
-}
-
 /** Refuses --tags that select no case: a typo must not pass as an empty, green run. */
 function checkSelection(
   tags: string[] | undefined,
@@ -190,15 +162,6 @@ function checkSelection(
     `--tags ${tags.join(",")}: no case has any of these tags; ` +
       (known.length === 0 ? "the cases have no tags" : `the cases' tags are ${known.join(", ")}`),
   );
-}
-
-function writeFile(option: string, file: string, text: string): void {
-  try {
-    fs.writeFileSync(file, text.endsWith("\n") ? text : `${text}\n`);
-  } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
-    throw new UsageError(`${option} ${file}: cannot write the file (${reason})`, { cause: error });
-  }
 }
 
 /**
@@ -235,8 +198,9 @@ export async function runCommand(file: string | undefined, options: RunOptions):
     ? cases
     : cases.filter((c) => c.tags.some((t) => tags.includes(t)));
   checkSelection(tags, cases, selected.length);
-  checkWritable("--json", options.json);
-  checkWritable("--md", options.md);
+  checkOutputs({ "--json": options.json, "--md": options.md });
+  // With an output on stdout (-), the text for a person goes to stderr.
+  const human = humanStream([options.json, options.md]);
   const counterexamples = counterexampleSettings(options);
   const execute = await loadExecutor(options, selected);
   let agent: ClosableAgent | undefined;
@@ -258,15 +222,15 @@ export async function runCommand(file: string | undefined, options: RunOptions):
       onProgress: (done: number, total: number) => progress.update(done, total),
     };
     const result = await runSuite(cases, agent, suiteOptions).finally(() => progress.done());
-    process.stdout.write(`${result.summary()}\n`);
+    human.write(`${result.summary()}\n`);
     const notSearched = counterexamples === undefined ? undefined : notSearchedLine(result, cases);
-    if (notSearched !== undefined) process.stdout.write(`${notSearched}\n`);
+    if (notSearched !== undefined) human.write(`${notSearched}\n`);
     // stdout is the spec's run output; what a run cost goes beside it.
     if (options.verbose === true) process.stderr.write(`judge calls: ${result.judgeCalls}\n`);
     if (options.json !== undefined) {
-      writeFile("--json", options.json, JSON.stringify(toRunFile(result), null, 2));
+      writeOutput("--json", options.json, JSON.stringify(toRunFile(result), null, 2));
     }
-    if (options.md !== undefined) writeFile("--md", options.md, markdownReport(result));
+    if (options.md !== undefined) writeOutput("--md", options.md, markdownReport(result));
     exitSoonAfter(result.exitCode);
     return result.exitCode;
   } finally {

@@ -120,7 +120,10 @@ program.command("run")
     collect,
   )
   .option("--execute <module:export>", "your executor, for reference_sql")
-  .option("--db <file>", "run reference_sql read-only on this SQLite file (no executor needed)")
+  .option(
+    "--db <database>",
+    "run reference_sql read-only on this database (no executor needed): a SQLite file, postgres://user:pass@host:port/db, pglite:FILE.sql or pglite:DIR",
+  )
   .option(
     "--agent-db <file>",
     "give each case a fresh copy of this SQLite file and check what the agent changed",

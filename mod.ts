@@ -34,7 +34,21 @@ export {
   sqliteExecutor,
   type SqliteRows,
 } from "./lib/sqlite/executor.ts";
-export { type KeyedRows, rowKeys, rowObjects, type RowSet, toRowSet } from "./lib/row_set.ts";
+export {
+  type KeyedRows,
+  type ResultRows,
+  resultRows,
+  rowKeys,
+  rowObjects,
+  type RowSet,
+  toRowSet,
+} from "./lib/row_set.ts";
+export { type OpenDatabaseOptions, type ReferenceDatabase } from "./lib/databases/database.ts";
+export {
+  DATABASE_KINDS,
+  type DatabaseKind,
+  openReferenceDatabase,
+} from "./lib/databases/registry.ts";
 export { type DatabaseInfo, databaseInfo, type TableInfo } from "./lib/sqlite/info.ts";
 export {
   compareValues,

@@ -212,3 +212,42 @@ export function readRowSet(
   const rows = rowObjects(set);
   return hasDuplicateColumns(set.columns) ? { rows, columns: [...set.columns] } : { rows };
 }
+
+/**
+ * Rows as objects that also carry their column list: what the executors
+ * return. `columns` is not enumerable, so the rows print, serialize and
+ * compare as a plain list of objects, and it keeps a repeated name that the
+ * objects key as `Name (2)`.
+ *
+ * @example
+ * ```ts
+ * import { type ResultRows, resultRows } from "./row_set.ts";
+ * const rows: ResultRows = resultRows(["n", "n"], [[1, 2]]);
+ * rows; // [{ n: 1, "n (2)": 2 }]
+ * rows.columns; // ["n", "n"]
+ * ```
+ */
+export type ResultRows = Record<string, unknown>[] & { readonly columns: readonly string[] };
+
+/**
+ * Builds {@link ResultRows} from a column list and positional values.
+ *
+ * @param columns the column names, in order
+ * @param values each row's values, in column order
+ * @returns the rows as objects, carrying `columns`
+ * @example
+ * ```ts
+ * import { resultRows } from "./row_set.ts";
+ * resultRows(["a"], [[1], [2]]); // [{ a: 1 }, { a: 2 }]
+ * ```
+ */
+export function resultRows(
+  columns: readonly string[],
+  values: readonly (readonly unknown[])[],
+): ResultRows {
+  const rows = rowObjects({ columns, rows: values });
+  return Object.defineProperty(rows, "columns", {
+    value: [...columns],
+    enumerable: false,
+  }) as ResultRows;
+}

@@ -29,7 +29,11 @@ import type { QueryModel } from "./query_model.ts";
  * ```
  */
 export interface SqlRuleOptions {
-  /** How to read the SQL: `sqlite` (default), `postgres`, `mysql`, ... */
+  /**
+   * How to read the SQL: `sqlite`, `postgres`, `mysql`, ... Default: the
+   * dialect of the run's database (`postgres` with `--db postgres://...` or
+   * `--db pglite:...`), else `sqlite`.
+   */
   readonly dialect?: string;
   /**
    * With `sqlite`: the SQLite file the SQL runs on. ReadOnly, AllowedTables and
@@ -60,8 +64,10 @@ export interface SqlRuleOptions {
  * ```
  */
 export abstract class SqlRule extends Check {
-  /** The dialect the SQL is read in. */
+  /** The dialect the SQL is read in when the run's database names none (see {@link SqlRuleOptions}). */
   readonly dialect: Dialect;
+  /** Whether the dialect was given, so the run's database does not override it. */
+  readonly #dialectGiven: boolean;
   /** The SQLite file given with the `database` option, if any. */
   readonly database: string | undefined;
 
@@ -69,6 +75,7 @@ export abstract class SqlRule extends Check {
   constructor(options: SqlRuleOptions = {}) {
     super();
     this.dialect = toDialect(options.dialect);
+    this.#dialectGiven = options.dialect !== undefined;
     this.database = options.database;
   }
 
@@ -117,12 +124,15 @@ export abstract class SqlRule extends Check {
     );
     if (stages.length === 0) return this.result("generate", SKIP, "no SQL in the trace");
     const results: CheckResult[] = [];
+    const dialect = this.#dialectGiven || context?.dialect === undefined
+      ? this.dialect
+      : toDialect(context.dialect);
     for (const stage of stages) {
       let problems: string[];
       const sql = stage.output as string;
       try {
-        problems = await this.#sqliteProblems(trace, sql, context) ??
-          this.problems(await traceSqlModel(trace, sql, this.dialect), trace);
+        problems = await this.#sqliteProblems(trace, sql, context, dialect) ??
+          this.problems(await traceSqlModel(trace, sql, dialect), trace);
       } catch (e) {
         if (!(e instanceof UnreadableSql)) throw e;
         problems = [e.message];
@@ -145,12 +155,13 @@ export abstract class SqlRule extends Check {
     trace: Trace,
     sql: string,
     context: CheckContext | undefined,
+    dialect: Dialect,
   ): Promise<string[] | null> {
     const database = this.database ?? context?.database;
-    if (this.dialect !== "sqlite" || database === undefined) return null;
+    if (dialect !== "sqlite" || database === undefined) return null;
     if (this.sqliteProblems === SqlRule.prototype.sqliteProblems) return null;
     const access = await traceSqliteAccess(trace, sql, database);
     if (!access.ok) return null;
-    return await this.sqliteProblems(access, trace, () => traceSqlModel(trace, sql, this.dialect));
+    return await this.sqliteProblems(access, trace, () => traceSqlModel(trace, sql, dialect));
   }
 }

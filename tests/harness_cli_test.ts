@@ -272,7 +272,7 @@ const runCases: [string, string[], number, RegExp, RegExp][] = [
     ["run", "ref.yaml", "--agent", "agents.js:agent"],
     2,
     /^$/,
-    /^error: some cases have reference_sql; pass --execute file:function, or --db FILE for a SQLite database\n$/,
+    /^error: some cases have reference_sql; pass --execute file:function, or --db FILE for a SQLite database \(or --db postgres:\/\/\.\.\. or --db pglite:FILE\.sql for PostgreSQL\)\n$/,
   ],
   [
     "exits 2 when --db is not a SQLite file",

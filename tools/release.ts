@@ -80,7 +80,8 @@ function pickTargets(names: readonly string[] | undefined): ReleaseTarget[] {
 }
 
 function compile(root: string, target: ReleaseTarget, outfile: string): void {
-  // The same bundle as `deno task build`, with the SQLite and PostgreSQL-parser WebAssembly inside.
+  // The same bundle as `deno task build`, with the SQLite, PostgreSQL-parser and PGlite
+  // WebAssembly (and PGlite's file-system bundle) inside.
   const args = [
     "build",
     "--compile",
@@ -90,6 +91,12 @@ function compile(root: string, target: ReleaseTarget, outfile: string): void {
     "cli.ts",
     "node_modules/@sqlite.org/sqlite-wasm/dist/sqlite3.wasm",
     "node_modules/libpg-query/wasm/libpg-query.wasm",
+    "node_modules/@electric-sql/pglite/dist/pglite.wasm",
+    "node_modules/@electric-sql/pglite/dist/pglite.data",
+    "node_modules/@electric-sql/pglite/dist/initdb.wasm",
+    "--loader",
+    ".data:file",
+    "--entry-naming=[dir]/[name]-[hash].[ext]",
     "--asset-naming=[name].[ext]",
     "--outfile",
     outfile,

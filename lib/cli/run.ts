@@ -17,7 +17,8 @@ import type { Executor } from "../eval/evaluate.ts";
 import { runSuite, type SuiteOptions, type SuiteResult } from "../eval/suite.ts";
 import { type CounterexampleSettings, searchableQueries } from "../eval/checks/counterexample.ts";
 import { openAiJudge } from "../judge/mod.ts";
-import { sqliteExecutor } from "../sqlite/executor.ts";
+import { DATABASE_KINDS, openReferenceDatabase } from "../databases/registry.ts";
+import type { ReferenceDatabase } from "../databases/database.ts";
 import { type CheckLike, loadChecks, loadFunction } from "./_load_module.ts";
 import { type AgentOptions, checkAgentOptions, loadAgent } from "./_agent.ts";
 import { progressLine } from "./_progress.ts";
@@ -73,6 +74,13 @@ function counterexampleSettings(options: RunOptions): CounterexampleSettings | u
       "--counterexamples searches a SQLite database: pass --db FILE (a SQLite copy of the database the reference SQL runs on)",
     );
   }
+  if (DATABASE_KINDS.find((k) => k.matches(options.db!))?.name !== "sqlite") {
+    throw new UsageError(
+      `--counterexamples searches a SQLite database, and --db ${
+        options.db.replace(/\/\/[^@/]*@/, "//")
+      } is PostgreSQL; leave --counterexamples out, or pass --db FILE (a SQLite copy)`,
+    );
+  }
   return { db: options.db };
 }
 
@@ -106,21 +114,31 @@ function checkOptions(options: RunOptions): void {
   }
 }
 
+interface ReferenceSql {
+  readonly execute: Executor;
+  readonly database?: ReferenceDatabase;
+}
+
 async function loadExecutor(
   options: RunOptions,
   cases: readonly TestCase[],
-): Promise<Executor | undefined> {
+  timeout: number | undefined,
+): Promise<ReferenceSql | undefined> {
   if (options.db !== undefined) {
-    const run = sqliteExecutor(options.db);
-    await run("SELECT 1"); // a missing or broken file is a usage error, before any case runs
-    return run;
+    // A missing file, an unreachable server or bad credentials stop the run here, before any case.
+    const database = await openReferenceDatabase(options.db, {
+      statementTimeoutMs: timeout,
+      connections: options.concurrency,
+    });
+    // The SQLite executor itself (it carries its path, which the SQLite rules read).
+    return { execute: database.execute, database };
   }
   if (options.execute !== undefined) {
-    return await loadFunction("--execute", options.execute) as Executor;
+    return { execute: await loadFunction("--execute", options.execute) as Executor };
   }
   if (cases.some((c) => c.reference_sql !== undefined)) {
     throw new UsageError(
-      "some cases have reference_sql; pass --execute file:function, or --db FILE for a SQLite database",
+      "some cases have reference_sql; pass --execute file:function, or --db FILE for a SQLite database (or --db postgres://... or --db pglite:FILE.sql for PostgreSQL)",
     );
   }
   return undefined;
@@ -202,7 +220,8 @@ export async function runCommand(file: string | undefined, options: RunOptions):
   // With an output on stdout (-), the text for a person goes to stderr.
   const human = humanStream([options.json, options.md]);
   const counterexamples = counterexampleSettings(options);
-  const execute = await loadExecutor(options, selected);
+  const reference = await loadExecutor(options, selected, timeout);
+  const execute = reference?.execute;
   let agent: ClosableAgent | undefined;
   try {
     agent = await loadAgent(options, Math.max(1, Math.min(options.concurrency, selected.length)));
@@ -219,6 +238,7 @@ export async function runCommand(file: string | undefined, options: RunOptions):
       ...(tags !== undefined ? { tags } : {}),
       ...(options.agentDb !== undefined ? { agentDb: options.agentDb } : {}),
       ...(counterexamples !== undefined ? { counterexamples } : {}),
+      ...(reference?.database !== undefined ? { dialect: reference.database.dialect } : {}),
       onProgress: (done: number, total: number) => progress.update(done, total),
     };
     const result = await runSuite(cases, agent, suiteOptions).finally(() => progress.done());
@@ -235,6 +255,7 @@ export async function runCommand(file: string | undefined, options: RunOptions):
     return result.exitCode;
   } finally {
     await agent?.close();
+    await reference?.database?.close();
     (execute as { close?: () => void } | undefined)?.close?.();
   }
 }

@@ -169,6 +169,12 @@ export interface CheckContext {
    * the SQL rules on SQLite compile the agent's SQL on its schema (never run it).
    */
   readonly database?: string;
+  /**
+   * The SQL dialect of the database the reference SQL runs on (`postgres`
+   * with `--db postgres://...` or `--db pglite:...`): SQL rules given no
+   * dialect of their own read the agent's SQL in it.
+   */
+  readonly dialect?: string;
 }
 
 /**

@@ -77,6 +77,8 @@ export interface EvaluateOptions {
   readonly agentDb?: string | undefined;
   /** The SQLite file the SQL runs on (default: agentDb), for the SQL rules. */
   readonly database?: string | undefined;
+  /** The SQL dialect of the reference database, for rules not given one (see {@link CheckContext}). */
+  readonly dialect?: string | undefined;
   /** Why the test itself could not fully run, e.g. the reference SQL failed. */
   readonly error?: string | undefined;
   /** Search for a database on which the agent's SQL is wrong (run --counterexamples). */
@@ -157,6 +159,7 @@ export async function evaluate(
     ...((options.database ?? options.agentDb) !== undefined
       ? { database: (options.database ?? options.agentDb)! }
       : {}),
+    ...(options.dialect !== undefined ? { dialect: options.dialect } : {}),
   };
   const checks: CheckLike[] = [
     ...builtinChecks(),
@@ -280,6 +283,12 @@ export interface RunCaseOptions {
   readonly agentDb?: string | undefined;
   /** Search for a database on which the agent's SQL is wrong (run --counterexamples). */
   readonly counterexamples?: CounterexampleSettings | undefined;
+  /**
+   * The SQL dialect of the database the reference SQL runs on (`postgres`
+   * for a PostgreSQL server or PGlite): the SQL rules not given a dialect
+   * read the agent's SQL in it. Default: their own default, `sqlite`.
+   */
+  readonly dialect?: string | undefined;
 }
 
 const TIMED_OUT = Symbol("timed out");
@@ -434,6 +443,7 @@ export async function runCase(
     agentDb: options.agentDb,
     database: sqlitePathOf(options.execute),
     counterexamples: options.counterexamples,
+    dialect: options.dialect,
     error,
   });
 }

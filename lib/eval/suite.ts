@@ -340,6 +340,7 @@ export async function runSuite(
     setup: options.setup,
     agentDb: options.agentDb,
     counterexamples: options.counterexamples,
+    dialect: options.dialect,
   };
 
   const results: CaseResult[] = new Array(selected.length);

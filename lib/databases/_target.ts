@@ -1,0 +1,91 @@
+/**
+ * Naming a PostgreSQL database for people: the URL without its password,
+ * with what the environment fills in (PGHOST, PGPORT, PGUSER, PGDATABASE),
+ * and connection errors as one line a person can act on.
+ *
+ * @module
+ */
+import os from "node:os";
+import process from "node:process";
+
+/** Where a PostgreSQL URL points, the password left out. */
+export interface PostgresTarget {
+  readonly host: string;
+  readonly port: string;
+  readonly user: string;
+  readonly database: string;
+}
+
+function env(name: string): string | undefined {
+  const value = process.env[name];
+  return value === undefined || value === "" ? undefined : value;
+}
+
+/**
+ * Reads a `postgres://` or `postgresql://` URL, filling what it omits from
+ * the PG* environment variables as postgres.js does.
+ *
+ * @param url the URL
+ * @returns where it points
+ */
+export function postgresTarget(url: string): PostgresTarget {
+  let parsed: URL | undefined;
+  try {
+    parsed = new URL(url);
+  } catch {
+    parsed = undefined;
+  }
+  const user = decodeURIComponent(parsed?.username ?? "") || env("PGUSERNAME") || env("PGUSER") ||
+    os.userInfo().username;
+  const database = decodeURIComponent((parsed?.pathname ?? "").replace(/^\//, "")) ||
+    env("PGDATABASE") || user;
+  return {
+    host: parsed?.hostname || env("PGHOST") || "localhost",
+    port: parsed?.port || env("PGPORT") || "5432",
+    user,
+    database,
+  };
+}
+
+/**
+ * The database as a person reads it: `postgres://user@host:port/db`, never
+ * with the password.
+ *
+ * @param target where the URL points
+ * @returns the text
+ */
+export function targetText(target: PostgresTarget): string {
+  const host = target.host.includes(":") ? `[${target.host}]` : target.host;
+  return `postgres://${target.user}@${host}:${target.port}/${target.database}`;
+}
+
+/**
+ * Why a connection failed, in a few words and the next step, from a
+ * postgres.js or Node error.
+ *
+ * @param error what the driver raised
+ * @param target where it tried to connect
+ * @returns one line
+ */
+export function connectProblem(error: unknown, target: PostgresTarget): string {
+  const e = error as { code?: unknown; message?: unknown };
+  const code = typeof e?.code === "string" ? e.code : "";
+  const message = (typeof e?.message === "string" ? e.message : String(error)).split("\n")[0]!;
+  switch (code) {
+    case "ECONNREFUSED":
+      return `connection refused; is the server running and listening on ${target.host}:${target.port}?`;
+    case "ENOTFOUND":
+    case "EAI_AGAIN":
+      return `unknown host "${target.host}"; check the host name`;
+    case "CONNECT_TIMEOUT":
+    case "ETIMEDOUT":
+      return `no answer from ${target.host}:${target.port} (timed out); check the host, port and firewall`;
+    case "28P01":
+    case "28000":
+      return `authentication failed for user "${target.user}"; check the user name and password (in the URL or PGPASSWORD)`;
+    case "3D000":
+      return `database "${target.database}" does not exist; create it, or name another in the URL`;
+    default:
+      return code === "" ? message : `${message} (${code})`;
+  }
+}

@@ -1,0 +1,49 @@
+/**
+ * The interface every database for reference SQL implements (SQLite file,
+ * PostgreSQL server, PGlite), so the harness does not know which it has.
+ *
+ * @module
+ */
+import type { ResultRows } from "../row_set.ts";
+
+/**
+ * A database that runs reference SQL, read-only.
+ *
+ * @example
+ * ```ts
+ * import { openReferenceDatabase, type ReferenceDatabase } from "../../mod.ts";
+ * const db: ReferenceDatabase = await openReferenceDatabase("examples/chinook/Chinook_Sqlite.sqlite");
+ * (await db.execute("SELECT count(*) AS n FROM Genre"))[0]; // { n: 25 }
+ * await db.close();
+ * ```
+ */
+export interface ReferenceDatabase {
+  /** Which kind of database: `sqlite`, `postgres` or `pglite`. */
+  readonly kind: string;
+  /** The database as a person reads it (a path, or a URL without its password). */
+  readonly name: string;
+  /** The SQL dialect the rules read the agent's SQL in by default. */
+  readonly dialect: "sqlite" | "postgres";
+  /** Runs one statement, read-only, and returns its rows with their column list. */
+  execute(sql: string): Promise<ResultRows>;
+  /** Releases the connection (or the in-memory engine). */
+  close(): Promise<void>;
+}
+
+/**
+ * What opening a database for reference SQL takes.
+ *
+ * @example
+ * ```ts
+ * import { type OpenDatabaseOptions, openReferenceDatabase } from "../../mod.ts";
+ * const options: OpenDatabaseOptions = { statementTimeoutMs: 5_000, connections: 2 };
+ * const db = await openReferenceDatabase("examples/chinook/Chinook_Sqlite.sqlite", options);
+ * await db.close();
+ * ```
+ */
+export interface OpenDatabaseOptions {
+  /** How long one reference statement may run on a server (PostgreSQL's statement_timeout). Default 30 s. */
+  readonly statementTimeoutMs?: number | undefined;
+  /** At most this many connections to a server at once. Default 4. */
+  readonly connections?: number | undefined;
+}

@@ -1,0 +1,107 @@
+import { after, before, describe, it } from "node:test";
+import assert from "node:assert/strict";
+import * as fs from "node:fs";
+import { snapshotDir, tempDir } from "../../tests/fixtures.ts";
+import { compareRows } from "../eval/rows.ts";
+import { UsageError } from "../errors.ts";
+import type { ReferenceDatabase } from "./database.ts";
+import { openPgliteDatabase } from "./pglite.ts";
+import { valueCases } from "./_value_cases_test_util.ts";
+
+const dir = tempDir("dbagenteval-pglite-");
+after(() => dir.cleanup());
+const SCRIPT = `CREATE TABLE genre (genre_id INT PRIMARY KEY, name TEXT);
+INSERT INTO genre SELECT g, 'genre ' || g FROM generate_series(1, 25) AS g;`;
+const script = dir.file("genres.sql");
+fs.writeFileSync(script, SCRIPT);
+
+describe("openPgliteDatabase() on a .sql script", () => {
+  let db: ReferenceDatabase;
+  before(async () => {
+    db = await openPgliteDatabase(script);
+  }, { timeout: 300_000 });
+  after(() => db?.close());
+
+  for (const [name, sql, agentRows, equal] of valueCases) {
+    it(`compares ${name}`, async () => {
+      assert.equal(compareRows(agentRows, await db.execute(sql)), equal);
+    });
+  }
+
+  it("keeps two columns of the same name", async () => {
+    const rows = await db.execute("SELECT 'Rock' AS name, 'AC/DC' AS name");
+    assert.deepEqual(rows.columns, ["name", "name"]);
+  });
+
+  const refused: [string, string, RegExp][] = [
+    ["a write", "DELETE FROM genre", /cannot execute DELETE in a read-only transaction/],
+    ["two statements", "SELECT 1; DELETE FROM genre", /cannot insert multiple commands/],
+    ["an unknown table", "SELECT * FROM nope", /relation "nope" does not exist \(SQLSTATE 42P01\)/],
+  ];
+  for (const [name, sql, message] of refused) {
+    it(`refuses ${name}, naming the database, and changes nothing`, async () => {
+      await assert.rejects(db.execute(sql), (e: Error) => {
+        assert.match(e.message, message);
+        assert.ok(e.message.startsWith(`pglite:${script}: `), e.message);
+        return true;
+      });
+      assert.deepEqual([...await db.execute("SELECT count(*) AS n FROM genre")], [{ n: 25n }]);
+    });
+  }
+});
+
+describe("openPgliteDatabase() on a PGlite data directory", () => {
+  // Two PGlite starts: 5 to 20 s on a busy machine.
+  it(
+    "reads it and leaves every file's bytes and mtime as they were",
+    { timeout: 300_000 },
+    async () => {
+      const data = dir.file("data");
+      const { PGlite } = await import("@electric-sql/pglite");
+      const made = new PGlite(data);
+      await made.exec(SCRIPT);
+      await made.close();
+      const before = snapshotDir(data);
+      const db = await openPgliteDatabase(data);
+      try {
+        assert.deepEqual([...await db.execute("SELECT max(name) AS m FROM genre")], [{
+          m: "genre 9",
+        }]);
+      } finally {
+        await db.close();
+      }
+      assert.deepEqual(snapshotDir(data), before);
+    },
+  );
+});
+
+describe("openPgliteDatabase() refuses bad input before any case", () => {
+  const meta = dir.file("meta.sql");
+  fs.writeFileSync(meta, "CREATE DATABASE chinook;\n\\c chinook;\nCREATE TABLE t (x INT);\n");
+  const cases: [string, string, RegExp][] = [
+    [
+      "a missing file",
+      dir.file("nope.sql"),
+      /does not exist; give a \.sql script or a PGlite data directory$/,
+    ],
+    [
+      "a folder that is not PGlite's",
+      dir.path,
+      /is not a PGlite data directory \(it has no PG_VERSION file\)$/,
+    ],
+    [
+      "a psql meta-command",
+      meta,
+      /line 2 is a psql meta-command \("\\\\c chinook;"\), which PGlite cannot run/,
+    ],
+  ];
+  for (const [name, spec, message] of cases) {
+    it(`refuses ${name}`, async () => {
+      await assert.rejects(openPgliteDatabase(spec), (e: unknown) => {
+        assert.ok(e instanceof UsageError);
+        assert.match(e.message, message);
+        return true;
+      });
+    });
+  }
+});

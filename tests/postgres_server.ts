@@ -1,0 +1,25 @@
+/**
+ * The PostgreSQL server the server tests use: DBAGENTEVAL_TEST_POSTGRES_URL,
+ * a database with Chinook loaded (`.ci/postgres start DIR` starts one and
+ * prints the variable). Without it the server tests skip, saying so on
+ * stderr; with DBAGENTEVAL_REQUIRE_POSTGRES=1 (as .ci/run sets) a missing
+ * server is a failure instead, so CI never passes by skipping them.
+ */
+import process from "node:process";
+
+const url = process.env["DBAGENTEVAL_TEST_POSTGRES_URL"];
+
+/** The server URL, or undefined when the server tests skip. */
+export const POSTGRES_URL: string | undefined = url === undefined || url === "" ? undefined : url;
+
+/** The skip reason for node:test's `{ skip }`, or false when there is a server. */
+export const NO_SERVER: string | false = POSTGRES_URL === undefined
+  ? "no PostgreSQL server: set DBAGENTEVAL_TEST_POSTGRES_URL (.ci/postgres start DIR prints it)"
+  : false;
+
+if (NO_SERVER !== false) {
+  if (process.env["DBAGENTEVAL_REQUIRE_POSTGRES"] === "1") {
+    throw new Error(`DBAGENTEVAL_REQUIRE_POSTGRES=1 but ${NO_SERVER}`);
+  }
+  process.stderr.write(`SKIPPING the PostgreSQL server tests: ${NO_SERVER}\n`);
+}

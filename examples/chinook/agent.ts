@@ -15,7 +15,8 @@
  *   addresses (customers-in-my-country, with --rules);
  * - a correct number from a bad query: no SupportRepId filter, right today
  *   only because every customer in India is Jane's (customers-in-india,
- *   with --rules);
+ *   with --rules; with --counterexamples, a FAIL at generate that shows a
+ *   database where it is wrong: a customer in India who is not Jane's);
  * - an answer-only reply with a number the reference result does not have
  *   (media-types).
  *

@@ -18,6 +18,8 @@ export interface ColumnPool {
   readonly real: readonly SqliteValue[];
   /** The queries' constants and their neighbours, of the column's type. */
   readonly boundary: readonly SqliteValue[];
+  /** The queries' constants themselves, of the column's type (picked more often). */
+  readonly exact: readonly SqliteValue[];
   /** Whether a query names the column. */
   readonly mentioned: boolean;
 }
@@ -59,7 +61,8 @@ function dateVariants(s: string, withTime: boolean): string[] {
 }
 
 function textVariants(s: string): string[] {
-  const out = [s, s.toLowerCase(), s.toUpperCase(), `${s} `, ` ${s}`, `${s}x`];
+  // "" and a text sharing nothing with the constant fail every pattern that needs a character.
+  const out = [s, s.toLowerCase(), s.toUpperCase(), `${s} `, ` ${s}`, `${s}x`, "", "~"];
   if (s.length > 1) out.push(s.slice(0, -1), s.slice(1));
   if (/[%_]/.test(s)) {
     const plain = s.replaceAll("%", "");
@@ -103,8 +106,13 @@ export function boundaryValues(
   }
   if (textual) {
     for (const s of words.strings) {
-      out.push(...textVariants(s));
-      if (looksLikeDate.date) out.push(...dateVariants(s, looksLikeDate.time));
+      // A column of dates gets dates: '2024-%' is a pattern, not a value of it.
+      if (!looksLikeDate.date) out.push(...textVariants(s));
+      else {
+        out.push(...dateVariants(s, looksLikeDate.time));
+        const year = /^(\d{4})-/.exec(s)?.[1];
+        if (year !== undefined) out.push(...dateVariants(year, looksLikeDate.time));
+      }
     }
     if (looksLikeDate.date) {
       for (const n of words.numbers) {
@@ -157,10 +165,13 @@ export function columnPools(
         const texts = values.filter((v): v is string => typeof v === "string");
         const date = texts.length > 0 && texts.every((v) => DATE.test(v));
         const time = date && texts.some((v) => v.length > 10);
+        const boundary = boundaryValues(words, column.affinity, { date, time });
+        const constants = new Set<SqliteValue>([...words.numbers, ...words.strings]);
         return {
           column,
           real: values,
-          boundary: boundaryValues(words, column.affinity, { date, time }),
+          boundary,
+          exact: boundary.filter((v) => constants.has(v)),
           mentioned: words.names.has(column.name.toLowerCase()),
         };
       }),

@@ -36,6 +36,10 @@ export class Sandbox {
   readonly #schema: SearchSchema;
   readonly #inserts: Map<string, Statement>;
   readonly #deferred: boolean;
+  readonly #begin: Statement;
+  readonly #rollback: Statement;
+  /** The two queries, prepared once: SELECTs stay valid across transactions. */
+  readonly #prepared = new Map<string, Statement>();
 
   private constructor(db: Database, schema: SearchSchema) {
     this.#db = db;
@@ -49,6 +53,28 @@ export class Sandbox {
       ),
     ]));
     this.#deferred = schema.tables.some((t) => /\bDEFERRED\b/i.test(t.createSql));
+    this.#begin = db.prepare("BEGIN");
+    this.#rollback = db.prepare("ROLLBACK");
+  }
+
+  #rows(sql: string): RowSet {
+    let stmt = this.#prepared.get(sql);
+    if (stmt === undefined) {
+      stmt = this.#db.prepare(sql);
+      this.#prepared.set(sql, stmt);
+    }
+    stmt.reset();
+    try {
+      return { columns: [...stmt.columnNames], rows: [...stmt.rows()] };
+    } finally {
+      stmt.reset();
+    }
+  }
+
+  #step(stmt: Statement): void {
+    stmt.reset();
+    stmt.step();
+    stmt.reset();
   }
 
   /**
@@ -88,7 +114,7 @@ export class Sandbox {
     stableAlso = false,
   ): { outcome: Outcome; reversed?: Outcome } | null {
     const db = this.#db;
-    db.exec("BEGIN");
+    this.#step(this.#begin);
     try {
       const kept = new Map<string, CandidateRow[]>();
       for (const t of this.#schema.tables) {
@@ -108,35 +134,41 @@ export class Sandbox {
         if (accepted.length > 0) kept.set(t.name, accepted);
       }
       if (this.#deferred && db.query("PRAGMA foreign_key_check").length > 0) return null;
-      const once = (): Outcome | null => {
+      // Reversed scans change the query plan: those runs prepare afresh.
+      const read = (sql: string, fresh: boolean): RowSet =>
+        fresh ? rowSet(db, sql) : this.#rows(sql);
+      const once = (fresh: boolean): Outcome | null => {
         try {
           return {
             database: kept,
-            referenceRows: rowSet(db, queries.reference),
-            candidateRows: rowSet(db, queries.candidate),
+            referenceRows: read(queries.reference, fresh),
+            candidateRows: read(queries.candidate, fresh),
           };
         } catch {
           return null;
         }
       };
-      const outcome = once();
+      const outcome = once(false);
       if (outcome === null) return null;
       if (!stableAlso) return { outcome };
       db.exec("PRAGMA reverse_unordered_selects = ON");
       try {
-        const reversed = once();
+        const reversed = once(true);
         return reversed === null ? null : { outcome, reversed };
       } finally {
         db.exec("PRAGMA reverse_unordered_selects = OFF");
       }
     } finally {
-      db.exec("ROLLBACK");
+      this.#step(this.#rollback);
     }
   }
 
   /** Frees the database. */
   close(): void {
     for (const s of this.#inserts.values()) s.finalize();
+    for (const s of this.#prepared.values()) s.finalize();
+    this.#begin.finalize();
+    this.#rollback.finalize();
     this.#db.close();
   }
 }

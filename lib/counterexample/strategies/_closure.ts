@@ -28,11 +28,12 @@ export function withParents(
       const indexes = fk.columns.map((c) => t.columns.findIndex((col) => col.name === c));
       if (indexes.some((x) => x < 0)) continue;
       const parentRows = rows.get(parent.name) ?? [];
-      const have = new Set(parentRows.map((r) => JSON.stringify(r)));
+      // Parent rows come from one cache, so the same row is the same object.
+      const have = new Set<CandidateRow>(parentRows);
       for (const r of own) {
         const p = context.real.parent(fk, indexes.map((x) => r[x] ?? null));
-        if (p !== null && !have.has(JSON.stringify(p))) {
-          have.add(JSON.stringify(p));
+        if (p !== null && !have.has(p)) {
+          have.add(p);
           parentRows.push(p);
         }
       }

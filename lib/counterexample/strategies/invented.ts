@@ -19,6 +19,7 @@ function pickValue(pool: ColumnPool, random: Random, row: number): SqliteValue {
   const roll = random.next();
   if (pool.mentioned) {
     if (nullable && roll < 0.12) return null;
+    if (pool.exact.length > 0 && roll < 0.35) return random.pick(pool.exact);
     if (pool.boundary.length > 0 && roll < 0.6) return random.pick(pool.boundary);
   } else if (nullable && roll < 0.04) return null;
   if (pool.real.length > 0) return random.pick(pool.real);
@@ -54,14 +55,23 @@ export const invented: Strategy = {
           const parent = context.schema.tables.find((p) =>
             p.name.toLowerCase() === fk.parent.toLowerCase()
           );
-          const parentRows = parent === undefined ? [] : rows.get(parent.name) ?? [];
+          // A table that refers to itself (an employee's manager) points at its own earlier rows.
+          const parentRows = parent === undefined
+            ? []
+            : parent === t
+            ? own
+            : rows.get(parent.name) ?? [];
           const indexes = fk.columns.map((c) => t.columns.findIndex((col) => col.name === c));
           const nullable = indexes.every((x) => x >= 0 && !t.columns[x]!.notNull);
           if (parent === undefined || (nullable && random.chance(0.15))) {
             if (nullable) { for (const x of indexes) row[x] = null; }
             continue;
           }
-          if (parentRows.length === 0) continue;
+          if (parentRows.length === 0) {
+            // No parent row to point at: NULL keeps the row, where allowed.
+            if (nullable) { for (const x of indexes) row[x] = null; }
+            continue;
+          }
           const parentColumns = fk.parentColumns.length > 0 ? fk.parentColumns : parent.columns
             .filter((c) => c.pk > 0).sort((a, b) => a.pk - b.pk).map((c) => c.name);
           const pr = random.pick(parentRows);

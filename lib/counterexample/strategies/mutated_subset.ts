@@ -58,7 +58,10 @@ function mutate(
   }
   if (kind === 1 && !target.p.column.notNull) row[i] = null;
   else if (kind === 2 || kind === 1) {
-    if (target.p.boundary.length > 0) row[i] = random.pick(target.p.boundary);
+    const from = target.p.exact.length > 0 && random.chance(0.4)
+      ? target.p.exact
+      : target.p.boundary;
+    if (from.length > 0) row[i] = random.pick(from);
   } else if (kind === 3 && rows.length > 1) {
     row[i] = rows[random.int(0, rows.length - 1)]![i] ?? null;
   } else if (kind === 4 && typeof row[i] === "string") {

@@ -230,6 +230,7 @@ export {
   NoJoins,
   NoSubqueries,
   NumbersGrounded,
+  parseSql,
   type QueryLevel,
   type QueryModel,
   type QueryPredicate,

@@ -71,6 +71,7 @@ export function buildStatement(ast: unknown, options: BuildOptions): SqlStatemen
     outputNames: b.outputNames,
     ctes: b.ctes,
     setOperations: b.setOperations,
+    constants: b.constants,
   };
 }
 
@@ -92,6 +93,7 @@ class Builder {
   readonly columns: ColumnRef[] = [];
   readonly outputNames: string[] = [];
   readonly ctes: string[] = [];
+  readonly constants: SqlLiteral[] = [];
   setOperations = 0;
   readonly #options: BuildOptions;
   #depth = 0;
@@ -223,6 +225,11 @@ class Builder {
       return;
     }
     if (type === "star") return;
+    const constant = this.#literalOf(value);
+    if (constant !== null) {
+      this.constants.push(constant);
+      return;
+    }
     // MySQL `SELECT @x := 1` sets a user variable, like SET.
     if (type === "assign" && isNode(value["left"]) && value["left"]["prefix"] === "@") {
       this.nested.push("set");

@@ -132,6 +132,7 @@ export function buildPgStatement(stmt: unknown): SqlStatement {
     outputNames: b.outputNames,
     ctes: b.ctes,
     setOperations: b.setOperations,
+    constants: b.constants,
   };
 }
 
@@ -158,6 +159,7 @@ class PgBuilder {
   readonly columns: ColumnRef[] = [];
   readonly outputNames: string[] = [];
   readonly ctes: string[] = [];
+  readonly constants: SqlLiteral[] = [];
   setOperations = 0;
   #depth = 0;
 
@@ -406,6 +408,11 @@ class PgBuilder {
   #walkNode(type: string, body: Obj, level: MutableLevel, scope: ReadonlySet<string>): void {
     if (isStatementType(type)) {
       this.visitStatement(type, body, level.id, "subquery", scope);
+      return;
+    }
+    if (type === "A_Const" || type === "ParamRef") {
+      const constant = literalOf({ [type]: body });
+      if (constant !== null) this.constants.push(constant);
       return;
     }
     switch (type) {

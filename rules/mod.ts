@@ -20,6 +20,7 @@ export { NumbersGrounded } from "./numbers_grounded.ts";
 export { SqlRule, type SqlRuleOptions } from "./sql_rule.ts";
 export type { NameSource } from "./allowed_names.ts";
 export { type Dialect, DIALECTS, toDialect } from "./dialect.ts";
+export { parseSql } from "./parse_sql.ts";
 export {
   type ColumnRef,
   pyList,

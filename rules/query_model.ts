@@ -161,6 +161,11 @@ export interface SqlStatement {
   readonly ctes: readonly string[];
   /** UNION / INTERSECT / EXCEPT operators. */
   readonly setOperations: number;
+  /**
+   * Every constant the statement holds, in any clause (in no set order):
+   * strings (unescaped), numbers, booleans, bind parameters.
+   */
+  readonly constants: readonly SqlLiteral[];
 }
 
 /**

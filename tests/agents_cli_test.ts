@@ -174,41 +174,43 @@ for line in sys.stdin:
     assert.match(two.stderr, /not several/);
   });
 
-  it("stops every agent process when the harness gets SIGTERM", async () => {
-    const started = path.join(dir.path, "started");
-    const sleeper = path.join(dir.path, "sleeper.py");
-    fs.writeFileSync(
-      sleeper,
-      `import sys, time\nopen(${
-        JSON.stringify(started)
-      }, "a").write("x")\nfor line in sys.stdin:\n    time.sleep(300)\n`,
-    );
-    const [cmd, ...pre] = cliCommand();
-    const harness = spawn(cmd!, [
-      ...pre,
-      "run",
-      cases,
-      "--agent-cmd",
-      `python3 ${sleeper}`,
-      "--concurrency",
-      "2",
-    ], {
-      cwd: ROOT,
-      stdio: "ignore",
+  for (const signal of ["SIGTERM", "SIGINT"] as const) {
+    it(`stops every agent process when the harness gets ${signal}`, async () => {
+      const started = path.join(dir.path, `started-${signal}`);
+      const sleeper = path.join(dir.path, `sleeper-${signal}.py`);
+      fs.writeFileSync(
+        sleeper,
+        `import sys, time\nopen(${
+          JSON.stringify(started)
+        }, "a").write("x")\nfor line in sys.stdin:\n    time.sleep(300)\n`,
+      );
+      const [cmd, ...pre] = cliCommand();
+      const harness = spawn(cmd!, [
+        ...pre,
+        "run",
+        cases,
+        "--agent-cmd",
+        `python3 ${sleeper}`,
+        "--concurrency",
+        "2",
+      ], {
+        cwd: ROOT,
+        stdio: "ignore",
+      });
+      const exited = new Promise<number | null>((resolve) =>
+        harness.once("exit", (code) => resolve(code))
+      );
+      for (
+        let i = 0;
+        i < 400 && (fs.statSync(started, { throwIfNoEntry: false })?.size ?? 0) < 2;
+        i++
+      ) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      assert.equal(fs.readFileSync(started, "utf8"), "xx", "both workers started");
+      harness.kill(signal);
+      await exited;
+      assert.deepEqual(await leftBehind(sleeper), []);
     });
-    const exited = new Promise<number | null>((resolve) =>
-      harness.once("exit", (code) => resolve(code))
-    );
-    for (
-      let i = 0;
-      i < 400 && (fs.statSync(started, { throwIfNoEntry: false })?.size ?? 0) < 2;
-      i++
-    ) {
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-    assert.equal(fs.readFileSync(started, "utf8"), "xx", "both workers started");
-    harness.kill("SIGTERM");
-    await exited;
-    assert.deepEqual(await leftBehind(sleeper), []);
-  });
+  }
 });

@@ -155,7 +155,7 @@ export class AgentProcess {
       this.kill();
       return Promise.reject(
         this.failure(
-          `the agent wrote a line before it was asked anything: ${JSON.stringify(clip(early))}; ` +
+          `the agent wrote a line it was not asked for: ${JSON.stringify(clip(early))}; ` +
             "write logs to stderr, and one reply line per request to stdout",
         ),
       );

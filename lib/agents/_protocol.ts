@@ -48,7 +48,7 @@ const columnRows = v.strictObject({
 const valueRows = v.array(v.array(v.unknown()));
 const rows = v.nullish(
   v.union(
-    [objectRows, valueRows, columnRows],
+    [valueRows, objectRows, columnRows],
     "expected a list of objects, a list of value lists (with columns) or { columns, rows }",
   ),
 );
@@ -96,7 +96,8 @@ function issueText(issue: v.BaseIssue<unknown>): string {
       where(issue)
     }: unknown field (a reply has id and sql, rows, answer, error, or stages)`;
   }
-  const got = issue.received === "undefined" ? "nothing" : issue.received;
+  if (issue.received === "undefined") return `${where(issue)}: missing, and required`;
+  const got = issue.received;
   const expected = issue.expected ?? "";
   return issue.message.startsWith("Invalid")
     ? `${where(issue)}: expected ${expected}, got ${got}`
@@ -125,7 +126,9 @@ export function readReply(json: unknown, id: string): Record<string, unknown> {
       `the agent's reply does not fit the protocol: ${issueText(parsed.issues[0])}`,
     );
   }
-  const { id: got, ...rest } = parsed.output;
+  // The checked copy is not passed on: valibot rebuilds objects, and a row's
+  // "__proto__" key (an own key in parsed JSON) would become a prototype.
+  const { id: got, ...rest } = json as Record<string, unknown>;
   if (got !== id) {
     throw new AgentError(
       `the agent answered case ${JSON.stringify(got)} when asked case ${JSON.stringify(id)}; ` +

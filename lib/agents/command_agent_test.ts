@@ -2,7 +2,7 @@ import { after, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { tempDir } from "../../tests/fixtures.ts";
+import { makeDb, tempDir } from "../../tests/fixtures.ts";
 import { leftBehind } from "../../tests/_process_table.ts";
 import { defineCase } from "../eval/cases.ts";
 import { runSuite } from "../eval/suite.ts";
@@ -125,6 +125,67 @@ time.sleep(300)
     await runSuite([defineCase({ question: "q" })], agent);
     await agent.close();
     assert.deepEqual(await leftBehind(stubborn), []);
+  });
+
+  it("gives each case its own database copy as context.db_path (--agent-db)", async () => {
+    const db = makeDb(
+      path.join(dir.path, "users.db"),
+      "CREATE TABLE users (id INTEGER PRIMARY KEY, role TEXT); INSERT INTO users VALUES (1, 'manager');",
+    );
+    const writer = script(
+      "writer.py",
+      `import sqlite3
+for line in sys.stdin:
+    request = json.loads(line)
+    db = sqlite3.connect(request["context"]["db_path"])
+    db.execute("UPDATE users SET role = 'admin' WHERE id = 1")
+    db.commit()
+    db.close()
+    print(json.dumps({"id": request["id"], "answer": "done"}), flush=True)
+`,
+    );
+    const agent = await commandAgent({ command: ["python3", writer] });
+    try {
+      const promote = defineCase({
+        question: "Promote user 1",
+        expect: {
+          db_change: {
+            rows: {
+              by_key: { id: 1 },
+              changed: { where: [{ $before: { role: "manager" }, $after: { role: "admin" } }] },
+            },
+          },
+        },
+      });
+      const result = await runSuite([promote, promote], agent, { agentDb: db, concurrency: 1 });
+      assert.deepEqual(result.cases.map((c) => c.verdict), ["PASS", "PASS"]);
+    } finally {
+      await agent.close();
+    }
+  });
+
+  it("makes an extra line, written with no request waiting, an ERROR for the next case", async () => {
+    const chatty = script(
+      "chatty.py",
+      `for line in sys.stdin:
+    reply = json.dumps({"id": json.loads(line)["id"], "answer": "ok"})
+    sys.stdout.write(reply + "\\nDone.\\n")  # one write: the extra line comes with the reply
+    sys.stdout.flush()
+`,
+    );
+    const agent = await commandAgent({ command: ["python3", chatty] });
+    try {
+      const cases = [defineCase({ question: "one" }), defineCase({ question: "two" })];
+      const result = await runSuite(cases, agent, { concurrency: 1 });
+      assert.equal(result.cases[0]!.verdict, "PASS");
+      assert.match(
+        result.cases[1]!.error ?? "",
+        /wrote a line it was not asked for: "Done\."; write logs to stderr/,
+      );
+    } finally {
+      await agent.close();
+    }
+    assert.deepEqual(await leftBehind(chatty), []);
   });
 
   const refused: [string, () => string[], RegExp][] = [

@@ -5,6 +5,7 @@ import { defineCase } from "./cases.ts";
 import { checkQuestion, evaluate, runCase } from "./evaluate.ts";
 import { Trace } from "./trace.ts";
 import { UsageError } from "../errors.ts";
+import type { AgentContext } from "./agent.ts";
 
 const Q = "How many orders are delivered?";
 const SQL = "SELECT COUNT(*) FROM orders WHERE store_id = 's1' AND status = 'DELIVERED'";
@@ -92,6 +93,31 @@ describe("runCase() and checkQuestion()", () => {
       timeoutMs: 20,
     });
     assert.equal(card.error, "timed out after 0.02 s: the agent did not finish");
+  });
+
+  it("runCase() gives the agent the case's id and tags, and aborts its signal on timeout", async () => {
+    let context: AgentContext | undefined;
+    const card = await runCase(
+      defineCase({ id: "slow", question: Q, tags: ["t"] }),
+      (_q, c) => {
+        context = c;
+        return new Promise(() => {});
+      },
+      { timeoutMs: 20 },
+    );
+    assert.equal(card.verdict, "ERROR");
+    assert.equal(context?.caseId, "slow");
+    assert.deepEqual(context?.tags, ["t"]);
+    assert.equal(context?.signal?.aborted, true);
+  });
+
+  it("runCase() leaves the signal alone when the agent answers in time", async () => {
+    let signal: AbortSignal | undefined;
+    await runCase(defineCase({ question: Q }), (_q, c) => {
+      signal = c.signal;
+      return good(Q);
+    }, { timeoutMs: 1000 });
+    assert.equal(signal?.aborted, false);
   });
 
   it("runCase() reports executor rows that are not objects", async () => {

@@ -72,6 +72,16 @@ function wasmBytes(): Uint8Array {
 let loading: Promise<PgQueryWasm> | undefined;
 
 /**
+ * Whether this process has started loading the parser (tests check that a
+ * run over another dialect never does).
+ *
+ * @returns true once {@link loadPgQuery} was called
+ */
+export function pgQueryRequested(): boolean {
+  return loading !== undefined;
+}
+
+/**
  * Loads the parser once per process.
  *
  * @returns the WASM module

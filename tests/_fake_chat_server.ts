@@ -51,6 +51,12 @@ export async function fakeServer(script: Scripted[]): Promise<FakeServer> {
   const timers = new Set<ReturnType<typeof setTimeout>>();
   const pending = new Set<ServerResponse>();
   const server = createServer((req, res) => {
+    // run --judge-url checks once that the endpoint accepts connections (a
+    // GET); as a real chat-completions server does, refuse the method.
+    if (req.method !== "POST") {
+      res.writeHead(405, { connection: "close" });
+      return void res.end();
+    }
     const chunks: Buffer[] = [];
     req.on("data", (chunk: Buffer) => chunks.push(chunk));
     req.on("end", () => {

@@ -236,6 +236,20 @@ describe("dbagenteval run --judge-url", () => {
     assert.equal(new Set(details).size, 1, "every judge check shows the same line");
   });
 
+  it("checks once at the start that --judge-url accepts connections: refused is exit 2", async () => {
+    const server = await serve([{ reply: "PASS" }]);
+    await server.close();
+    const r = runCli([...BASE, "--judge-url", server.url, "--judge-model", "m"], {
+      cwd: dir.path,
+    });
+    assert.equal(r.code, 2, r.stdout);
+    assert.equal(r.stdout, "");
+    assert.match(
+      r.stderr,
+      /^error: --judge-url http:\/\/127\.0\.0\.1:\d+\S*: cannot connect to http:\/\/127\.0\.0\.1:\d+ \(.*\); check that the server is running and that the URL \(host and port\) is right\n$/,
+    );
+  });
+
   it("refuses a --judge-url that is not a URL, exit 2", () => {
     const r = runCli([...BASE, "--judge-url", "localhost:11434", "--judge-model", "m"], {
       cwd: dir.path,

@@ -178,7 +178,7 @@ describe("openAiJudge() against a chat-completions server", () => {
     assert.equal(error.status, 500);
     assert.match(
       error.message,
-      /kept failing \(500 Internal Server Error: model crashed\) after 3 attempts/,
+      /kept failing \(500 Internal Server Error: model crashed\) after 3 attempts: the server is failing; try again later$/,
     );
     const [result] = await runChecks(judge);
     assert.equal(result!.status, "ERROR");
@@ -289,6 +289,16 @@ describe("openAiJudge() against a chat-completions server", () => {
     await server.close();
     const error = await rejection(judgeFor(server, { retries: 1 })("p"));
     assert.match(error.message, /kept failing \(could not reach it: .*\) after 2 attempts/);
+    assert.match(
+      error.message,
+      /check that the server is running and that the judge URL is right$/,
+    );
+  });
+
+  it("advises a lower concurrency only when the endpoint limits the rate (429)", async () => {
+    const server = await serve([{ status: 429, body: '{"error":"slow down"}' }]);
+    const error = await rejection(judgeFor(server, { retries: 0 })("p"));
+    assert.match(error.message, /429.*lower --judge-concurrency, or try later$/);
   });
 });
 

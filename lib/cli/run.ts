@@ -19,6 +19,7 @@ import { type CounterexampleSettings, searchableQueries } from "../eval/checks/c
 import { openAiJudge } from "../judge/mod.ts";
 import { DATABASE_KINDS, openReferenceDatabase } from "../databases/registry.ts";
 import type { ReferenceDatabase } from "../databases/database.ts";
+import { checkJudgeReachable } from "../judge/openai_judge.ts";
 import { type CheckLike, loadChecks, loadFunction } from "./_load_module.ts";
 import { type AgentOptions, checkAgentOptions, loadAgent } from "./_agent.ts";
 import { progressLine } from "./_progress.ts";
@@ -149,6 +150,9 @@ async function loadJudge(options: RunOptions): Promise<Judge | undefined> {
   if (options.judgeUrl === undefined || options.judgeModel === undefined) return undefined;
   // An empty variable counts as unset, so an empty DBAGENTEVAL_JUDGE_API_KEY falls back.
   const apiKey = process.env["DBAGENTEVAL_JUDGE_API_KEY"] || process.env["OPENAI_API_KEY"];
+  // Once, before any case: a URL that refuses connections is a usage error
+  // (exit 2), not retries in every judge call.
+  await checkJudgeReachable(options.judgeUrl);
   return openAiJudge({
     url: options.judgeUrl,
     model: options.judgeModel,

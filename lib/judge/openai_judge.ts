@@ -156,7 +156,7 @@ export function openAiJudge(options: OpenAiJudgeOptions): Judge {
       if (retry >= retries) {
         throw new JudgeError(
           `Judge endpoint ${shown} kept failing (${outcome.why}) after ${retry + 1} ` +
-            `attempt${retry === 0 ? "" : "s"}: try again later, or lower the judge concurrency`,
+            `attempt${retry === 0 ? "" : "s"}: ${advice(outcome.status)}`,
           { status: outcome.status },
         );
       }
@@ -179,6 +179,46 @@ export function openAiJudge(options: OpenAiJudgeOptions): Judge {
 }
 
 function noop(): void {}
+
+/** What to do after retries ran out, for the kind of failure it was. */
+function advice(status: number | undefined): string {
+  if (status === 429) {
+    return "the endpoint is limiting the request rate; lower --judge-concurrency, or try later";
+  }
+  if (status !== undefined) return "the server is failing; try again later";
+  return "check that the server is running and that the judge URL is right";
+}
+
+/**
+ * Checks once, before any case runs, that a judge endpoint accepts
+ * connections: a refused connection, an unknown host or a TLS failure is a
+ * mistake in the URL (or a server that is not up) and would otherwise cost
+ * every judge call its retries. Any HTTP answer counts as reachable (a GET on
+ * a chat-completions URL is usually 404 or 405); an endpoint that does not
+ * answer within `timeoutMs` is left to the calls' own timeout.
+ *
+ * @param url the judge URL as given (a base URL or the full chat-completions URL)
+ * @param timeoutMs how long to wait for an answer
+ * @throws {UsageError} when no connection can be made
+ */
+export async function checkJudgeReachable(url: string, timeoutMs = 5000): Promise<void> {
+  const endpoint = chatCompletionsUrl(url);
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(), timeoutMs);
+  try {
+    const response = await fetch(endpoint, { method: "GET", signal: controller.signal });
+    await response.body?.cancel();
+  } catch (error) {
+    if (controller.signal.aborted) return;
+    throw new UsageError(
+      `--judge-url ${url}: cannot connect to ${endpoint.origin} (${fetchFailure(error)}); ` +
+        "check that the server is running and that the URL (host and port) is right",
+      { cause: error },
+    );
+  } finally {
+    clearTimeout(timer);
+  }
+}
 
 /**
  * The chat-completions URL for a base or full URL.

@@ -6,27 +6,16 @@
  *
  * @module
  */
-import { Command, CommanderError, InvalidArgumentError, Option } from "@commander-js/extra-typings";
+import { Command, CommanderError, Option } from "@commander-js/extra-typings";
 import process from "node:process";
 import { VERSION } from "./lib/version.ts";
+import { collect, integer, REPORT_OPTIONS, RUN_OPTIONS, toOption } from "./lib/cli/options.ts";
+import type { RunOptions } from "./lib/cli/run.ts";
+import type { ReportOptions } from "./lib/cli/_reports.ts";
 import { normalizeArgv, polishCommands } from "./lib/cli/_polish.ts";
 import { CLOSED_PIPE_EXIT, endQuietlyOnClosedPipe, isClosedPipe } from "./lib/cli/_closed_pipe.ts";
 
 endQuietlyOnClosedPipe();
-
-function integer(min: number) {
-  return (value: string): number => {
-    const n = Number(value);
-    if (!Number.isInteger(n) || n < min) {
-      throw new InvalidArgumentError(`expected a whole number of at least ${min}, got "${value}"`);
-    }
-    return n;
-  };
-}
-
-function collect(value: string, previous: string[] | undefined): string[] {
-  return [...(previous ?? []), value];
-}
 
 const program = new Command("dbagenteval")
   .description("Diff SQLite databases and test text-to-SQL agents.")
@@ -104,61 +93,39 @@ program.command("validate")
     process.exitCode = await validateCommand(cases, options);
   });
 
-program.command("run")
+const run = program.command("run")
   .description("ask the agent every case and check what it did")
-  .argument("[cases]", "a .yaml, .yml, .json or .jsonl cases file (or cases: in the config)")
-  .option("--config <file>", "read options from this file (default: ./dbagenteval.yaml if any)")
-  .option("--agent <module:export>", "your agent function, e.g. shop.ts:myAgent")
-  .option(
-    "--agent-cmd <command>",
-    'an agent program speaking JSON lines on stdin/stdout, e.g. "python3 agent.py"',
-  )
-  .option("--agent-url <url>", "an agent service: POST each case's request JSON to this URL")
-  .option(
-    "--agent-header <header>",
-    '"Name: value" sent with every --agent-url request (repeatable)',
-    collect,
-  )
-  .option("--execute <module:export>", "your executor, for reference_sql")
-  .option(
-    "--db <database>",
-    "run reference_sql read-only on this database (no executor needed): a SQLite file, postgres://user:pass@host:port/db, pglite:FILE.sql or pglite:DIR",
-  )
-  .option(
-    "--agent-db <file>",
-    "give each case a fresh copy of this SQLite file and check what the agent changed",
-  )
-  .option("--rules <module:export>", "a list of rules")
-  .option(
-    "--rule <rule>",
-    'a built-in rule, e.g. read_only or "tenant_filter: {column: store_id}" (repeatable)',
-    collect,
-  )
-  .option("--judge <module:export>", "your judge function")
-  .option("--judge-url <url>", "an OpenAI-compatible chat-completions endpoint to judge with")
-  .option("--judge-model <name>", "the model for --judge-url")
-  .option("--judge-concurrency <n>", "judge calls at the same time, across cases", integer(1), 2)
-  .option("--tags <list>", "run only cases with one of these comma-separated tags")
-  .option(
-    "--concurrency <n>",
-    "cases run at the same time (with --agent-cmd: worker processes)",
-    integer(1),
-    4,
-  )
-  .option("--timeout <seconds>", "seconds a case may take before it is an ERROR", Number)
-  .option("--json <file>", "save the full result as JSON (diff reads it; - for stdout)")
-  .option("--md <file>", "save a short Markdown report (- for stdout)")
-  .option("--verbose", "also print the number of judge calls on stderr")
-  .option(
-    "--counterexamples",
-    "when the agent's rows match the reference's, search for a database (from --db) on which its SQL is wrong",
-  )
-  .action(async (cases, options, command) => {
-    const { configureRun } = await import("./lib/cli/config.ts");
-    const { runCommand } = await import("./lib/cli/run.ts");
-    const run = configureRun(command, cases, options);
-    process.exitCode = await runCommand(run.cases, { ...run.options, ruleSpecs: run.ruleSpecs });
+  .argument("[cases]", "a .yaml, .yml, .json or .jsonl cases file (or cases: in the config)");
+// Every option of run comes from one table (lib/cli/options.ts); the config
+// file (lib/cli/config.ts) reads them from the command.
+for (const spec of [...RUN_OPTIONS, ...REPORT_OPTIONS]) run.addOption(toOption(spec));
+run.action(async (cases, options, command) => {
+  const { configureRun } = await import("./lib/cli/config.ts");
+  const { runCommand } = await import("./lib/cli/run.ts");
+  const configured = configureRun(command, cases, options as RunOptions);
+  process.exitCode = await runCommand(configured.cases, {
+    ...configured.options,
+    ruleSpecs: configured.ruleSpecs,
   });
+});
+
+const merge = program.command("merge")
+  .description("merge the run files of shards (run --shard i/n) into one, and write its reports")
+  .argument("<runs...>", "run files written by run --shard i/n --json");
+for (const spec of REPORT_OPTIONS) merge.addOption(toOption(spec));
+merge.action(async (runs, options) => {
+  const { mergeCommand } = await import("./lib/cli/merge.ts");
+  process.exitCode = await mergeCommand(runs, options as ReportOptions);
+});
+
+const report = program.command("report")
+  .description("write reports (JUnit, Markdown, GitHub) from a saved run file")
+  .argument("<run>", "a run file written by run --json or merge --json");
+for (const spec of REPORT_OPTIONS) report.addOption(toOption(spec));
+report.action(async (file, options) => {
+  const { reportCommand } = await import("./lib/cli/merge.ts");
+  process.exitCode = await reportCommand(file, options as ReportOptions);
+});
 
 program.command("counterexample")
   .description(
@@ -182,9 +149,16 @@ program.command("diff")
   .description("compare two saved runs: exit 1 on a regression")
   .argument("<before>", "a run file written by run --json")
   .argument("<after>", "a run file written by run --json")
-  .action(async (before, after) => {
+  .option("--json <file>", "write the comparison as JSON to a file (- for stdout)")
+  .option(
+    "--max-regressions <n>",
+    "exit 1 only when there are more regressions than this",
+    integer(0),
+    0,
+  )
+  .action(async (before, after, options) => {
     const { diffRunsCommand } = await import("./lib/cli/diff_runs.ts");
-    process.exitCode = await diffRunsCommand(before, after);
+    process.exitCode = await diffRunsCommand(before, after, options);
   });
 
 // One-line usage errors pointing at the command's own help, unknown options

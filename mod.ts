@@ -159,6 +159,7 @@ export { AGENT_HEADERS_ENV, parseHeaders } from "./lib/agents/headers.ts";
 export {
   acceptableResults,
   type CaseInput,
+  caseLine,
   defineCase,
   loadCases,
   parseCases,
@@ -199,15 +200,39 @@ export {
 export {
   parseRunFile,
   readRunFile,
+  RUN_FILE_MAX_ROWS,
   RUN_FORMAT,
   RUN_FORMAT_VERSION,
   type RunFile,
+  type RunFileAttempt,
   type RunFileCase,
   type RunFileCheck,
+  type RunFileShard,
+  type RunFileStage,
   toRunFile,
 } from "./lib/eval/run_file.ts";
 export { diffRuns, type RunChange, RunDiff, type RunEntry } from "./lib/eval/run_diff.ts";
 export { markdownReport } from "./lib/eval/report_md.ts";
+export { junitReport } from "./lib/eval/report_junit.ts";
+export {
+  GITHUB_MAX_ANNOTATIONS,
+  GITHUB_SUMMARY_LIMIT,
+  type GithubAnnotationOptions,
+  githubAnnotations,
+  githubSummary,
+} from "./lib/eval/report_github.ts";
+export { formatSeconds, verboseReport, type VerboseReportOptions } from "./lib/eval/report_text.ts";
+export { passAtK, passHatK } from "./lib/eval/pass_at_k.ts";
+export { type CaseSelection, idMatches, selectCases } from "./lib/eval/select.ts";
+export {
+  casesFingerprint,
+  parseShard,
+  type Shard,
+  shardCases,
+  type ShardOptions,
+} from "./lib/eval/shard.ts";
+export { mergeRuns, type NamedRunFile, runTotals } from "./lib/eval/merge_runs.ts";
+export { repeatedVerdict, type RepeatOptions, runRepeated } from "./lib/eval/repeat.ts";
 export { type AgentDbCopy, agentDbSetup, copyAgentDb, diffAgentCopy } from "./lib/eval/agent_db.ts";
 export { DbChange, dbChange } from "./lib/eval/checks/db_change.ts";
 export { DbNoChange } from "./lib/eval/checks/db_no_change.ts";
@@ -249,6 +274,7 @@ export {
 
 // LLM judge (lib/judge)
 export { JudgeError } from "./lib/errors.ts";
+export { type CachedJudge, cachedJudge, type JudgeCacheKey } from "./lib/judge/cache.ts";
 export {
   chatCompletionsUrl,
   Faithful,

@@ -44,7 +44,8 @@ export function runCli(
   const [cmd, ...pre] = cliCommand();
   const r = spawnSync(cmd!, [...pre, ...args], {
     cwd: options.cwd ?? ROOT,
-    env: { ...process.env, NO_COLOR: "1", ...options.env },
+    // GITHUB_ACTIONS off: run output must not change when the tests themselves run on GitHub.
+    env: { ...process.env, NO_COLOR: "1", GITHUB_ACTIONS: "", ...options.env },
     encoding: "utf8",
     input: options.input ?? "",
     timeout: 120_000,

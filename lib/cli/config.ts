@@ -99,10 +99,28 @@ export const RUN_CONFIG_KEYS: Readonly<Record<string, ConfigKey>> = {
   md: { flag: "--md", type: "output" },
   verbose: { flag: "--verbose", type: "boolean" },
   counterexamples: { flag: "--counterexamples", type: "boolean" },
+  case: { flag: "--case", type: "list" },
+  rerun_failed: { flag: "--rerun-failed", type: "path" },
+  shard: { flag: "--shard", type: "text" },
+  shard_durations: { flag: "--shard-durations", type: "path" },
+  fail_fast: { flag: "--fail-fast", type: "boolean" },
+  repeat: { flag: "--repeat", type: "integer" },
+  min_pass_rate: { flag: "--min-pass-rate", type: "number" },
+  pass_k: { flag: "--pass-k", type: "integer" },
+  cache: { flag: "--cache", type: "path" },
+  junit: { flag: "--junit", type: "output" },
+  github: { flag: "--github", type: "boolean" },
 };
 
 /** Flags that have no config key: they choose the file, or are `rules` in another form. */
-const NOT_IN_CONFIG = new Set(["--config", "--rules", "--rule", "--help", "--version"]);
+const NOT_IN_CONFIG = new Set([
+  "--config",
+  "--rules",
+  "--rule",
+  "--help",
+  "--version",
+  "--no-cache", // leave out cache: instead
+]);
 
 /** The parts of a commander Option that the config reads. */
 export interface OptionLike {

@@ -11,8 +11,13 @@ import type { ClosableAgent } from "../agents/types.ts";
 import type { Judge } from "../eval/check.ts";
 import type { TestCase } from "../eval/case.ts";
 import { loadCases } from "../eval/cases.ts";
-import { markdownReport } from "../eval/report_md.ts";
-import { toRunFile } from "../eval/run_file.ts";
+import { readRunFile, type RunFile, toRunFile } from "../eval/run_file.ts";
+import { selectCases } from "../eval/select.ts";
+import { casesFingerprint, parseShard, shardCases } from "../eval/shard.ts";
+import { runRepeated } from "../eval/repeat.ts";
+import { verboseReport } from "../eval/report_text.ts";
+import { cachedJudge } from "../judge/cache.ts";
+import { checkReportPaths, type ReportOptions, reportOutputs, writeReports } from "./_reports.ts";
 import type { Executor } from "../eval/evaluate.ts";
 import { runSuite, type SuiteOptions, type SuiteResult } from "../eval/suite.ts";
 import { type CounterexampleSettings, searchableQueries } from "../eval/checks/counterexample.ts";
@@ -23,11 +28,11 @@ import { checkJudgeReachable } from "../judge/openai_judge.ts";
 import { type CheckLike, loadChecks, loadFunction } from "./_load_module.ts";
 import { type AgentOptions, checkAgentOptions, loadAgent } from "./_agent.ts";
 import { progressLine } from "./_progress.ts";
-import { checkOutputs, humanStream, writeOutput } from "./_output.ts";
+import { humanStream } from "./_output.ts";
 import type { RuleSpec } from "./_builtin_rules.ts";
 
-/** The options of `run`, as cli.ts parses them. */
-export interface RunOptions extends AgentOptions {
+/** The options of `run`, as cli.ts parses them (lib/cli/options.ts lists them). */
+export interface RunOptions extends AgentOptions, ReportOptions {
   readonly execute?: string;
   readonly db?: string;
   readonly agentDb?: string;
@@ -41,10 +46,18 @@ export interface RunOptions extends AgentOptions {
   readonly concurrency: number;
   readonly judgeConcurrency: number;
   readonly timeout?: number;
-  readonly json?: string;
-  readonly md?: string;
   readonly verbose?: boolean;
   readonly counterexamples?: boolean;
+  readonly case?: readonly string[];
+  readonly rerunFailed?: string;
+  readonly shard?: string;
+  readonly shardDurations?: string;
+  readonly failFast?: boolean;
+  readonly repeat?: number;
+  readonly minPassRate?: number;
+  readonly passK?: number;
+  /** A folder (--cache DIR), false (--no-cache), or undefined. */
+  readonly cache?: string | boolean;
 }
 
 function parseTags(tags: string | undefined): string[] | undefined {
@@ -145,6 +158,28 @@ async function loadExecutor(
   return undefined;
 }
 
+/**
+ * The judge, behind the reply cache when --cache DIR is given. Repeats
+ * bypass the cache: asking again is what a repeat is for.
+ */
+async function loadCachedJudge(
+  options: RunOptions,
+): Promise<{ judge: Judge | undefined; hits: () => number }> {
+  const judge = await loadJudge(options);
+  const dir = options.cache;
+  if (judge === undefined || typeof dir !== "string") return { judge, hits: () => 0 };
+  if ((options.repeat ?? 1) > 1) {
+    process.stderr.write("--cache is not used with --repeat: every attempt asks the judge\n");
+    return { judge, hits: () => 0 };
+  }
+  const cached = cachedJudge(judge, {
+    dir,
+    endpoint: options.judgeUrl ?? `${options.judge}`,
+    model: options.judgeModel ?? "",
+  });
+  return cached;
+}
+
 async function loadJudge(options: RunOptions): Promise<Judge | undefined> {
   if (options.judge !== undefined) return await loadFunction("--judge", options.judge) as Judge;
   if (options.judgeUrl === undefined || options.judgeModel === undefined) return undefined;
@@ -170,20 +205,6 @@ async function loadRules(options: RunOptions): Promise<CheckLike[] | undefined> 
   }
   if (options.rules !== undefined) rules.push(...await loadChecks("--rules", options.rules));
   return rules;
-}
-
-/** Refuses --tags that select no case: a typo must not pass as an empty, green run. */
-function checkSelection(
-  tags: string[] | undefined,
-  cases: readonly TestCase[],
-  count: number,
-): void {
-  if (tags === undefined || count > 0) return;
-  const known = [...new Set(cases.flatMap((c) => c.tags))].sort();
-  throw new UsageError(
-    `--tags ${tags.join(",")}: no case has any of these tags; ` +
-      (known.length === 0 ? "the cases have no tags" : `the cases' tags are ${known.join(", ")}`),
-  );
 }
 
 /**
@@ -216,13 +237,24 @@ export async function runCommand(file: string | undefined, options: RunOptions):
   const tags = parseTags(options.tags);
   const timeout = timeoutMs(options.timeout);
   const cases = await loadCases(file);
-  const selected = tags === undefined
-    ? cases
-    : cases.filter((c) => c.tags.some((t) => tags.includes(t)));
-  checkSelection(tags, cases, selected.length);
-  checkOutputs({ "--json": options.json, "--md": options.md });
+  const rerun = options.rerunFailed === undefined
+    ? undefined
+    : await readRunFile(options.rerunFailed);
+  const chosen = selectCases(cases, { ids: options.case, tags, rerunFailed: rerun });
+  const shard = options.shard === undefined ? undefined : parseShard(options.shard);
+  if (options.shardDurations !== undefined && shard === undefined) {
+    throw new UsageError("--shard-durations balances --shard; pass --shard i/n too");
+  }
+  const durations = options.shardDurations === undefined
+    ? undefined
+    : new Map((await readRunFile(options.shardDurations)).cases.map((c) => [c.id, c.duration_ms]));
+  const selected = shard === undefined ? chosen : shardCases(chosen, shard, { durations });
+  checkReportPaths(options);
+  if (rerun !== undefined && chosen.length === 0) {
+    process.stderr.write(`${options.rerunFailed}: no case failed there; nothing to rerun\n`);
+  }
   // With an output on stdout (-), the text for a person goes to stderr.
-  const human = humanStream([options.json, options.md]);
+  const human = humanStream(Object.values(reportOutputs(options)));
   const counterexamples = counterexampleSettings(options);
   const reference = await loadExecutor(options, selected, timeout);
   const execute = reference?.execute;
@@ -230,7 +262,7 @@ export async function runCommand(file: string | undefined, options: RunOptions):
   try {
     agent = await loadAgent(options, Math.max(1, Math.min(options.concurrency, selected.length)));
     const rules = await loadRules(options);
-    const judge = await loadJudge(options);
+    const { judge, hits } = await loadCachedJudge(options);
     const progress = progressLine();
     const suiteOptions: SuiteOptions = {
       concurrency: options.concurrency,
@@ -239,22 +271,56 @@ export async function runCommand(file: string | undefined, options: RunOptions):
       ...(rules !== undefined ? { rules } : {}),
       ...(judge !== undefined ? { judge } : {}),
       ...(timeout !== undefined ? { timeoutMs: timeout } : {}),
-      ...(tags !== undefined ? { tags } : {}),
       ...(options.agentDb !== undefined ? { agentDb: options.agentDb } : {}),
       ...(counterexamples !== undefined ? { counterexamples } : {}),
       ...(reference?.database !== undefined ? { dialect: reference.database.dialect } : {}),
+      ...(options.failFast === true ? { failFast: true } : {}),
       onProgress: (done: number, total: number) => progress.update(done, total),
     };
-    const result = await runSuite(cases, agent, suiteOptions).finally(() => progress.done());
-    human.write(`${result.summary()}\n`);
-    const notSearched = counterexamples === undefined ? undefined : notSearchedLine(result, cases);
-    if (notSearched !== undefined) human.write(`${notSearched}\n`);
-    // stdout is the spec's run output; what a run cost goes beside it.
-    if (options.verbose === true) process.stderr.write(`judge calls: ${result.judgeCalls}\n`);
-    if (options.json !== undefined) {
-      writeOutput("--json", options.json, JSON.stringify(toRunFile(result), null, 2));
+    const repeat = options.repeat;
+    const result = await (repeat === undefined
+      ? runSuite(selected, agent, suiteOptions)
+      : runRepeated(selected, agent, {
+        ...suiteOptions,
+        repeat,
+        minPassRate: options.minPassRate,
+      })).finally(() =>
+        progress.done()
+      );
+    const run: RunFile = {
+      ...toRunFile(result),
+      cases_file: file,
+      ...(shard === undefined ? {} : {
+        shard: {
+          ...shard,
+          of: chosen.length,
+          fingerprint: casesFingerprint(chosen.map((c) => c.id)),
+        },
+      }),
+      ...(repeat === undefined ? {} : { repeat, min_pass_rate: options.minPassRate ?? 1 }),
+    };
+    // stdout is the spec's run output unless --verbose asks for more (times, every check).
+    const text = options.verbose === true || repeat !== undefined
+      ? verboseReport(run, { k: options.passK })
+      : result.summary();
+    human.write(`${text}\n`);
+    if (options.failFast === true && result.total < selected.length) {
+      process.stderr.write(
+        `--fail-fast: stopped after the first case that did not pass; ${
+          selected.length - result.total
+        } case(s) not run\n`,
+      );
     }
-    if (options.md !== undefined) writeOutput("--md", options.md, markdownReport(result));
+    const notSearched = counterexamples === undefined
+      ? undefined
+      : notSearchedLine(result, selected);
+    if (notSearched !== undefined) human.write(`${notSearched}\n`);
+    // What a run cost goes beside stdout.
+    if (options.verbose === true) {
+      process.stderr.write(`judge calls: ${result.judgeCalls}\n`);
+      if (typeof options.cache === "string") process.stderr.write(`judge cache hits: ${hits()}\n`);
+    }
+    writeReports(run, options);
     exitSoonAfter(result.exitCode);
     return result.exitCode;
   } finally {

@@ -64,8 +64,40 @@ export function slugify(question: string): string {
   return slug === "" ? "case" : slug;
 }
 
-/** Validates every case, fills ids, and refuses duplicate ids. */
+/**
+ * The line each loaded case starts on in its cases file, kept beside the
+ * case (not in it: a TestCase holds the spec's fields only) for reports
+ * that point at the case, such as CI annotations.
+ */
+const LINES = new WeakMap<TestCase, number>();
+
+/**
+ * The 1-based line a case starts on in the cases file it was read from.
+ *
+ * @param testCase a case returned by parseCases() or loadCases()
+ * @returns the line, or undefined for a case built in code
+ * @example
+ * ```ts
+ * import { caseLine, parseCases } from "./cases.ts";
+ * const [a, b] = parseCases("- question: One?\n- question: Two?\n", "cases.yaml");
+ * [caseLine(a!), caseLine(b!)]; // [1, 2]
+ * ```
+ */
+export function caseLine(testCase: TestCase): number | undefined {
+  return LINES.get(testCase);
+}
+
+/** Validates every case, fills ids, remembers lines, and refuses duplicate ids. */
 function buildCases(file: string, source: Source): TestCase[] {
+  const built = buildCaseList(file, source);
+  built.forEach((c, index) => {
+    const line = source.lineOf(index, [], false);
+    if (line !== undefined) LINES.set(c, line);
+  });
+  return built;
+}
+
+function buildCaseList(file: string, source: Source): TestCase[] {
   if (source.items.length === 0) {
     // Line 1, so that editors and CI annotations can point at the file.
     throw new CasesFileError(

@@ -187,6 +187,7 @@ export async function evaluate(
     checks: results.flat(),
     trace,
     dbDiff: options.dbDiff,
+    referenceRows: options.referenceRows,
     ...(options.error !== undefined ? { error: options.error } : {}),
   });
 }

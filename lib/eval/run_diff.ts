@@ -29,6 +29,10 @@ export interface RunChange {
   readonly after: Status;
   /** Why it does not pass now, when it does not (`stage / check: detail`). */
   readonly problems: readonly string[];
+  /** When both runs repeated the case: passes / attempts before. */
+  readonly beforeRate?: string | undefined;
+  /** When both runs repeated the case: passes / attempts now. */
+  readonly afterRate?: string | undefined;
 }
 
 /**
@@ -100,6 +104,24 @@ export class RunDiff {
         added.push({ id: c.id, verdict: c.verdict });
         continue;
       }
+      if (b.attempts !== undefined && c.attempts !== undefined) {
+        // Repeated runs: compare pass rates, not one attempt's verdict.
+        const was = (b.passes ?? 0) / Math.max(1, b.attempts.length);
+        const now = (c.passes ?? 0) / Math.max(1, c.attempts.length);
+        if (was === now && b.verdict === c.verdict) continue;
+        const change = {
+          id: c.id,
+          before: b.verdict,
+          after: c.verdict,
+          problems: problemsOf(c),
+          beforeRate: `${b.passes ?? 0}/${b.attempts.length}`,
+          afterRate: `${c.passes ?? 0}/${c.attempts.length}`,
+        };
+        if (now < was) regressions.push(change);
+        else if (now > was) fixes.push(change);
+        else changed.push(change);
+        continue;
+      }
       if (b.verdict === c.verdict) continue;
       const change = { id: c.id, before: b.verdict, after: c.verdict, problems: problemsOf(c) };
       if (b.verdict === PASS) regressions.push(change);
@@ -122,6 +144,37 @@ export class RunDiff {
   }
 
   /**
+   * The diff as a plain object for `diff --json`: counts, then each group
+   * (pass rates included for repeated runs).
+   *
+   * @returns a JSON-safe object
+   */
+  toJSON(): Record<string, unknown> {
+    const change = (c: RunChange) => ({
+      id: c.id,
+      before: c.before,
+      after: c.after,
+      problems: [...c.problems],
+      ...(c.beforeRate !== undefined ? { before_rate: c.beforeRate, after_rate: c.afterRate } : {}),
+    });
+    return {
+      format: "dbagenteval-run-diff",
+      counts: {
+        regressions: this.regressions.length,
+        fixes: this.fixes.length,
+        changed: this.changed.length,
+        added: this.added.length,
+        removed: this.removed.length,
+      },
+      regressions: this.regressions.map(change),
+      fixes: this.fixes.map(change),
+      changed: this.changed.map(change),
+      added: this.added.map((c) => ({ ...c })),
+      removed: this.removed.map((c) => ({ ...c })),
+    };
+  }
+
+  /**
    * The diff as the spec prints it: a title, the counts in bold, then a
    * section per non-empty group (Regressions, Fixes, Other changes, Added,
    * Removed).
@@ -139,7 +192,9 @@ export class RunDiff {
       lines.push("", `## ${title}`, "", ...items);
     };
     const change = (c: RunChange) => [
-      `- ${c.id} (${c.before} -> ${c.after})`,
+      c.beforeRate === undefined
+        ? `- ${c.id} (${c.before} -> ${c.after})`
+        : `- ${c.id} (passed ${c.beforeRate} -> ${c.afterRate}, ${c.before} -> ${c.after})`,
       ...c.problems.map((p) => `  - ${p}`),
     ];
     section("Regressions", this.regressions.flatMap(change));

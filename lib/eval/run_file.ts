@@ -11,7 +11,8 @@ import { VERSION } from "../version.ts";
 import { jsonText } from "./_json.ts";
 import { diffToJson } from "../diff/json.ts";
 import type { CheckResult, CounterexampleFinding, Status } from "./check.ts";
-import type { SuiteResult } from "./suite.ts";
+import type { CaseResult, SuiteResult } from "./suite.ts";
+import type { Row, Stage } from "./trace.ts";
 
 /**
  * The `format` value of every run file.
@@ -92,6 +93,99 @@ export interface RunFileCase {
    * on which the agent's SQL is wrong: its script and both results on it.
    */
   readonly counterexample?: CounterexampleFinding;
+  /** The line the case starts on in its cases file, when known. */
+  readonly line?: number;
+  /** The agent's trace, stage by stage (rows capped at {@link RUN_FILE_MAX_ROWS}). */
+  readonly trace?: readonly RunFileStage[];
+  /** The reference_sql's rows, when it ran (capped at {@link RUN_FILE_MAX_ROWS}). */
+  readonly reference_rows?: readonly Record<string, unknown>[];
+  /** With --repeat: every attempt, in order; the case's verdict comes from its pass rate. */
+  readonly attempts?: readonly RunFileAttempt[];
+  /** With --repeat: how many attempts passed. */
+  readonly passes?: number;
+  /** With --repeat: some attempts passed and some did not. */
+  readonly flaky?: boolean;
+}
+
+/**
+ * One stage of a case's trace in a run file. Values the JSON form cannot
+ * hold are made JSON-safe: a bigint becomes a number, a BLOB `x'00ff'`.
+ *
+ * @example
+ * ```ts
+ * import { type RunFileStage, toRunFile } from "./run_file.ts";
+ * import { runSuite } from "./suite.ts";
+ * import { defineCase } from "./cases.ts";
+ * const result = await runSuite([defineCase({ id: "a", question: "Hi?" })], () => ({ sql: "SELECT 1", rows: [{ n: 1 }] }));
+ * const stages: readonly RunFileStage[] | undefined = toRunFile(result).cases[0]?.trace;
+ * stages?.map((s) => s.kind); // ["generate", "execute"]
+ * ```
+ */
+export interface RunFileStage {
+  readonly kind: string;
+  readonly name: string;
+  /** The stage's output as text (JSON for a value that is not text), or null. */
+  readonly output: string | null;
+  readonly rows?: readonly Record<string, unknown>[];
+  /** How many rows the stage had, when more than the run file keeps. */
+  readonly row_count?: number;
+  readonly error?: string;
+}
+
+/**
+ * One attempt of a repeated case (`run --repeat N`).
+ *
+ * @example
+ * ```ts
+ * import { type RunFileAttempt } from "./run_file.ts";
+ * const attempt: RunFileAttempt = {
+ *   verdict: "FAIL", failed_stage: "execute", error: null, duration_ms: 12,
+ *   answer: null, sql: "SELECT 3", checks: [],
+ * };
+ * attempt.verdict; // "FAIL"
+ * ```
+ */
+export interface RunFileAttempt {
+  readonly verdict: Status;
+  readonly failed_stage: string | null;
+  readonly error: string | null;
+  readonly duration_ms: number;
+  readonly answer: string | null;
+  readonly sql: string | null;
+  readonly checks: readonly RunFileCheck[];
+}
+
+/**
+ * How many rows of each stage (and of the reference query) a run file
+ * keeps: enough to show and compare in a report, small enough that a run of
+ * a thousand cases stays a file one can open.
+ *
+ * @example
+ * ```ts
+ * import { RUN_FILE_MAX_ROWS } from "./run_file.ts";
+ * RUN_FILE_MAX_ROWS; // 100
+ * ```
+ */
+export const RUN_FILE_MAX_ROWS = 100;
+
+/**
+ * Which part of a sharded run a run file holds (`run --shard i/n`).
+ *
+ * @example
+ * ```ts
+ * import type { RunFileShard } from "./run_file.ts";
+ * const shard: RunFileShard = { index: 1, total: 3, of: 10, fingerprint: "9f2c1a0b" };
+ * shard.total; // 3
+ * ```
+ */
+export interface RunFileShard {
+  /** 1-based: shard `index` of `total`. */
+  readonly index: number;
+  readonly total: number;
+  /** How many cases the whole (unsharded) selection has. */
+  readonly of: number;
+  /** A hash of the whole selection's case ids: shards of one run share it. */
+  readonly fingerprint: string;
 }
 
 /**
@@ -125,6 +219,14 @@ export interface RunFile {
   readonly judge_calls: number;
   readonly duration_ms: number;
   readonly cases: readonly RunFileCase[];
+  /** The cases file the run read, as given on the command line. */
+  readonly cases_file?: string;
+  /** With --shard: which part of the cases this file holds. */
+  readonly shard?: RunFileShard;
+  /** With --repeat: attempts per case. */
+  readonly repeat?: number;
+  /** With --repeat: the share of attempts a case must pass (--min-pass-rate). */
+  readonly min_pass_rate?: number;
 }
 
 function text(value: unknown): string | null {
@@ -163,26 +265,23 @@ export function toRunFile(result: SuiteResult, createdAt: Date = new Date()): Ru
     failures_by_stage: { ...result.failuresByStage },
     judge_calls: result.judgeCalls,
     duration_ms: round(result.durationMs),
-    cases: result.cases.map((c) => ({
-      id: c.id,
-      question: c.question,
-      tags: [...c.tags],
-      verdict: c.verdict,
-      failed_stage: c.failedStage ?? null,
-      error: c.error ?? null,
-      duration_ms: round(c.durationMs),
-      answer: text(c.scorecard.trace?.lastOf("answer")?.output),
-      sql: text(c.scorecard.trace?.lastOf("generate")?.output),
-      checks: c.checks.map((r) => ({
-        stage: r.stage,
-        name: r.name,
-        status: r.status,
-        detail: r.detail,
-      })),
-      ...(c.scorecard.dbDiff !== undefined
-        ? { db_diff: JSON.parse(diffToJson(c.scorecard.dbDiff)) as unknown }
-        : {}),
-      ...counterexampleOf(c.checks),
+    cases: result.cases.map(caseOf),
+  };
+}
+
+function attemptOf(c: CaseResult): RunFileAttempt {
+  return {
+    verdict: c.verdict,
+    failed_stage: c.failedStage ?? null,
+    error: c.error ?? null,
+    duration_ms: round(c.durationMs),
+    answer: text(c.scorecard.trace?.lastOf("answer")?.output),
+    sql: text(c.scorecard.trace?.lastOf("generate")?.output),
+    checks: c.checks.map((r) => ({
+      stage: r.stage,
+      name: r.name,
+      status: r.status,
+      detail: r.detail,
     })),
   };
 }
@@ -194,12 +293,71 @@ function counterexampleOf(
   return found === undefined ? {} : { counterexample: found };
 }
 
+function caseOf(c: CaseResult): RunFileCase {
+  const attempt = attemptOf(c);
+  const trace = c.scorecard.trace;
+  const reference = c.scorecard.referenceRows;
+  const attempts = c.attempts;
+  const passes = attempts?.filter((a) => a.verdict === "PASS").length;
+  return {
+    id: c.id,
+    question: c.question,
+    tags: [...c.tags],
+    verdict: attempt.verdict,
+    failed_stage: attempt.failed_stage,
+    error: attempt.error,
+    duration_ms: attempt.duration_ms,
+    answer: attempt.answer,
+    sql: attempt.sql,
+    checks: attempt.checks,
+    ...(c.scorecard.dbDiff !== undefined
+      ? { db_diff: JSON.parse(diffToJson(c.scorecard.dbDiff)) as unknown }
+      : {}),
+    ...counterexampleOf(c.checks),
+    ...(c.line !== undefined ? { line: c.line } : {}),
+    ...(trace !== undefined ? { trace: trace.stages.map(stageOf) } : {}),
+    ...(reference !== undefined ? { reference_rows: safeRows(reference) } : {}),
+    ...(attempts !== undefined && passes !== undefined
+      ? {
+        attempts: attempts.map(attemptOf),
+        passes,
+        flaky: passes > 0 && passes < attempts.length,
+      }
+      : {}),
+  };
+}
+
+function safeRows(rows: readonly Row[]): Record<string, unknown>[] {
+  return JSON.parse(jsonText(rows.slice(0, RUN_FILE_MAX_ROWS))) as Record<string, unknown>[];
+}
+
+function stageOf(s: Stage): RunFileStage {
+  return {
+    kind: s.kind,
+    name: s.name,
+    output: text(s.output),
+    ...(s.rows !== undefined ? { rows: safeRows(s.rows) } : {}),
+    ...(s.rows !== undefined && s.rows.length > RUN_FILE_MAX_ROWS
+      ? { row_count: s.rows.length }
+      : {}),
+    ...(s.error !== undefined ? { error: s.error } : {}),
+  };
+}
+
 function round(ms: number): number {
   return Math.round(ms * 1000) / 1000;
 }
 
 const StatusSchema = v.picklist(["PASS", "FAIL", "ERROR", "SKIP"]);
 const Count = v.pipe(v.number(), v.integer(), v.minValue(0));
+
+const Checks = v.array(v.object({
+  stage: v.string(),
+  name: v.string(),
+  status: StatusSchema,
+  detail: v.string(),
+}));
+const RowsSchema = v.array(v.record(v.string(), v.unknown()));
 
 const RunFileSchema = v.object({
   format: v.literal(RUN_FORMAT),
@@ -226,12 +384,7 @@ const RunFileSchema = v.object({
     duration_ms: v.number(),
     answer: v.nullable(v.string()),
     sql: v.nullable(v.string()),
-    checks: v.array(v.object({
-      stage: v.string(),
-      name: v.string(),
-      status: StatusSchema,
-      detail: v.string(),
-    })),
+    checks: Checks,
     db_diff: v.optional(v.unknown()),
     counterexample: v.optional(v.object({
       database_sql: v.string(),
@@ -240,7 +393,37 @@ const RunFileSchema = v.object({
       tried: Count,
       seed: Count,
     })),
+    line: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1))),
+    trace: v.optional(v.array(v.object({
+      kind: v.string(),
+      name: v.string(),
+      output: v.nullable(v.string()),
+      rows: v.optional(RowsSchema),
+      row_count: v.optional(Count),
+      error: v.optional(v.string()),
+    }))),
+    reference_rows: v.optional(RowsSchema),
+    attempts: v.optional(v.array(v.object({
+      verdict: StatusSchema,
+      failed_stage: v.nullable(v.string()),
+      error: v.nullable(v.string()),
+      duration_ms: v.number(),
+      answer: v.nullable(v.string()),
+      sql: v.nullable(v.string()),
+      checks: Checks,
+    }))),
+    passes: v.optional(Count),
+    flaky: v.optional(v.boolean()),
   })),
+  cases_file: v.optional(v.string()),
+  shard: v.optional(v.object({
+    index: v.pipe(v.number(), v.integer(), v.minValue(1)),
+    total: v.pipe(v.number(), v.integer(), v.minValue(1)),
+    of: Count,
+    fingerprint: v.string(),
+  })),
+  repeat: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1))),
+  min_pass_rate: v.optional(v.pipe(v.number(), v.minValue(0), v.maxValue(1))),
 });
 
 function bad(file: string, why: string): UsageError {

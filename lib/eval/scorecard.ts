@@ -4,7 +4,7 @@
  * @module
  */
 import { type CheckResult, ERROR, FAIL, PASS, SKIP, type Status } from "./check.ts";
-import { Trace } from "./trace.ts";
+import { type Row, Trace } from "./trace.ts";
 import type { DatabaseDiff } from "../diff/types.ts";
 
 /**
@@ -37,6 +37,8 @@ export interface ScorecardInput {
   readonly trace?: Trace;
   /** The diff of the agent's database copy, with --agent-db. */
   readonly dbDiff?: DatabaseDiff | undefined;
+  /** The rows of the case's reference_sql, when it ran (reports show them beside the agent's). */
+  readonly referenceRows?: readonly Row[] | undefined;
 }
 
 /**
@@ -99,6 +101,8 @@ export class Scorecard {
   readonly trace: Trace | undefined;
   /** The diff of the agent's database copy, with --agent-db. */
   readonly dbDiff: DatabaseDiff | undefined;
+  /** The rows of the case's reference_sql, when it ran. */
+  readonly referenceRows: readonly Row[] | undefined;
 
   /** @param input the findings and what they are about */
   constructor(input: ScorecardInput) {
@@ -107,6 +111,7 @@ export class Scorecard {
     this.error = input.error;
     this.trace = input.trace;
     this.dbDiff = input.dbDiff;
+    this.referenceRows = input.referenceRows;
     const order = input.trace ?? new Trace(input.question);
     const keyed = input.checks.map((c, i) => ({ c, i, k: order.order(c.stage) }));
     keyed.sort((a, b) => a.k - b.k || a.i - b.i);

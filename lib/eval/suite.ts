@@ -9,6 +9,7 @@ import { type CheckResult, ERROR, FAIL, type Judge, PASS, SKIP, type Status } fr
 import type { TestCase } from "./case.ts";
 import type { Agent } from "./agent.ts";
 import { runCase, type RunCaseOptions } from "./evaluate.ts";
+import { caseLine } from "./cases.ts";
 import { Scorecard } from "./scorecard.ts";
 import { DB_EXPECT_KEYS } from "./checks/_db_expect.ts";
 import { checkSqliteFile } from "../sqlite/file_check.ts";
@@ -33,6 +34,11 @@ export interface SuiteOptions extends RunCaseOptions {
   readonly concurrency?: number | undefined;
   /** Run only the cases with one of these tags. */
   readonly tags?: readonly string[] | undefined;
+  /**
+   * Start no new case once one has not passed (FAIL or ERROR); the cases
+   * not started are left out of the result.
+   */
+  readonly failFast?: boolean | undefined;
   /** Called after each case, in the order cases finish. */
   readonly onProgress?:
     | ((done: number, total: number, result: CaseResult) => void)
@@ -65,6 +71,14 @@ export interface CaseResult {
   readonly checks: readonly CheckResult[];
   /** Wall time of the case, in milliseconds. */
   readonly durationMs: number;
+  /** The line the case starts on in its cases file, when it was read from one. */
+  readonly line?: number | undefined;
+  /**
+   * With repeats (`runRepeated`): every attempt, in order; the case's own
+   * fields then describe its verdict by pass rate and its first attempt that
+   * did not pass (or its first attempt).
+   */
+  readonly attempts?: readonly CaseResult[] | undefined;
   /** The full scorecard, with the trace. */
   readonly scorecard: Scorecard;
 }
@@ -346,8 +360,9 @@ export async function runSuite(
   const results: CaseResult[] = new Array(selected.length);
   let next = 0;
   let done = 0;
+  let stopped = false;
   const worker = async (): Promise<void> => {
-    while (next < selected.length) {
+    while (next < selected.length && !stopped) {
       const i = next++;
       const testCase = selected[i]!;
       const t0 = performance.now();
@@ -369,13 +384,21 @@ export async function runSuite(
         error: card.error,
         checks: card.checks,
         durationMs: performance.now() - t0,
+        line: caseLine(testCase),
         scorecard: card,
       };
       results[i] = result;
+      if (options.failFast === true && (result.verdict === FAIL || result.verdict === ERROR)) {
+        stopped = true;
+      }
       done++;
       options.onProgress?.(done, selected.length, result);
     }
   };
   await Promise.all(Array.from({ length: Math.min(concurrency, selected.length) }, worker));
-  return new SuiteResult(results, limited?.calls() ?? 0, performance.now() - started);
+  return new SuiteResult(
+    stopped ? results.filter((r) => r !== undefined) : results,
+    limited?.calls() ?? 0,
+    performance.now() - started,
+  );
 }

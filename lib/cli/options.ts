@@ -1,0 +1,242 @@
+/**
+ * The options of `run` (and the report options `run`, `merge` and `report`
+ * share), in one table: cli.ts registers them from here, and a config file
+ * can map one key per row. `key` is the property name in the parsed options
+ * object (commander's camelCase of the flag).
+ *
+ * @module
+ */
+import { InvalidArgumentError, Option } from "@commander-js/extra-typings";
+
+/** One command-line option. */
+export interface OptionSpec {
+  /** As commander takes it: `--concurrency <n>`, `--verbose`. */
+  readonly flags: string;
+  /** The property in the parsed options, e.g. `concurrency`, `agentDb`. */
+  readonly key: string;
+  readonly description: string;
+  /** Turns the text into the value; gets the previous value for repeatable options. */
+  readonly parse?: (value: string, previous: never) => unknown;
+  readonly default?: unknown;
+  readonly required?: boolean;
+}
+
+/**
+ * A parser for a whole number of at least `min`.
+ *
+ * @param min the least value
+ * @returns the parser
+ */
+export function integer(min: number): (value: string) => number {
+  return (value: string): number => {
+    const n = Number(value);
+    if (!Number.isInteger(n) || n < min) {
+      throw new InvalidArgumentError(`expected a whole number of at least ${min}, got "${value}"`);
+    }
+    return n;
+  };
+}
+
+/**
+ * A parser for a repeatable option: collects every value.
+ *
+ * @param value this occurrence
+ * @param previous the earlier ones
+ * @returns all of them
+ */
+export function collect(value: string, previous: string[] | undefined): string[] {
+  return [...(previous ?? []), value];
+}
+
+function rate(value: string): number {
+  const n = Number(value);
+  if (value.trim() === "" || !Number.isFinite(n) || n < 0 || n > 1) {
+    throw new InvalidArgumentError(`expected a share from 0 to 1, e.g. 0.8, got "${value}"`);
+  }
+  return n;
+}
+
+/** The reports a finished run can be written as; `run`, `merge` and `report` take them all. */
+export const REPORT_OPTIONS: readonly OptionSpec[] = [
+  {
+    flags: "--json <file>",
+    key: "json",
+    description: "save the full result as JSON (diff reads it; - for stdout)",
+  },
+  { flags: "--md <file>", key: "md", description: "save a short Markdown report (- for stdout)" },
+  {
+    flags: "--junit <file>",
+    key: "junit",
+    description: "save a JUnit XML report (GitLab, Jenkins, GitHub actions)",
+  },
+  {
+    flags: "--github",
+    key: "github",
+    description:
+      "GitHub Actions annotations and job summary (on by itself when GITHUB_ACTIONS=true)",
+  },
+];
+
+/** The options of `run` (the report options follow them). */
+export const RUN_OPTIONS: readonly OptionSpec[] = [
+  {
+    flags: "--config <file>",
+    key: "config",
+    description: "read options from this file (default: ./dbagenteval.yaml if any)",
+  },
+  {
+    flags: "--agent <module:export>",
+    key: "agent",
+    description: "your agent function, e.g. shop.ts:myAgent",
+  },
+  {
+    flags: "--agent-cmd <command>",
+    key: "agentCmd",
+    description: 'an agent program speaking JSON lines on stdin/stdout, e.g. "python3 agent.py"',
+  },
+  {
+    flags: "--agent-url <url>",
+    key: "agentUrl",
+    description: "an agent service: POST each case's request JSON to this URL",
+  },
+  {
+    flags: "--agent-header <header>",
+    key: "agentHeader",
+    description: '"Name: value" sent with every --agent-url request (repeatable)',
+    parse: collect,
+  },
+  {
+    flags: "--execute <module:export>",
+    key: "execute",
+    description: "your executor, for reference_sql",
+  },
+  {
+    flags: "--db <database>",
+    key: "db",
+    description:
+      "run reference_sql read-only on this database (no executor needed): a SQLite file, postgres://user:pass@host:port/db, pglite:FILE.sql or pglite:DIR",
+  },
+  {
+    flags: "--agent-db <file>",
+    key: "agentDb",
+    description: "give each case a fresh copy of this SQLite file and check what the agent changed",
+  },
+  { flags: "--rules <module:export>", key: "rules", description: "a list of rules" },
+  {
+    flags: "--rule <rule>",
+    key: "rule",
+    description:
+      'a built-in rule, e.g. read_only or "tenant_filter: {column: store_id}" (repeatable)',
+    parse: collect,
+  },
+  { flags: "--judge <module:export>", key: "judge", description: "your judge function" },
+  {
+    flags: "--judge-url <url>",
+    key: "judgeUrl",
+    description: "an OpenAI-compatible chat-completions endpoint to judge with",
+  },
+  { flags: "--judge-model <name>", key: "judgeModel", description: "the model for --judge-url" },
+  {
+    flags: "--judge-concurrency <n>",
+    key: "judgeConcurrency",
+    description: "judge calls at the same time, across cases",
+    parse: integer(1),
+    default: 2,
+  },
+  {
+    flags: "--tags <list>",
+    key: "tags",
+    description: "run only cases with one of these comma-separated tags",
+  },
+  {
+    flags: "--case <id>",
+    key: "case",
+    description: "run only this case; a glob such as 'orders-*' picks several (repeatable)",
+    parse: collect,
+  },
+  {
+    flags: "--rerun-failed <run.json>",
+    key: "rerunFailed",
+    description: "run only the cases that did not pass in this saved run",
+  },
+  {
+    flags: "--shard <i/n>",
+    key: "shard",
+    description: "run only shard i of n (stable by case id; e.g. 2/4), for a CI matrix",
+  },
+  {
+    flags: "--shard-durations <run.json>",
+    key: "shardDurations",
+    description: "balance --shard by the case durations in this saved run, not by count",
+  },
+  {
+    flags: "--fail-fast",
+    key: "failFast",
+    description: "start no new case after the first one that does not pass",
+  },
+  {
+    flags: "--concurrency <n>",
+    key: "concurrency",
+    description: "cases run at the same time (with --agent-cmd: worker processes)",
+    parse: integer(1),
+    default: 4,
+  },
+  {
+    flags: "--timeout <seconds>",
+    key: "timeout",
+    description: "seconds a case may take before it is an ERROR",
+    parse: Number,
+  },
+  {
+    flags: "--repeat <n>",
+    key: "repeat",
+    description: "run every case n times; its verdict comes from its pass rate",
+    parse: integer(1),
+  },
+  {
+    flags: "--min-pass-rate <r>",
+    key: "minPassRate",
+    description: "with --repeat: the share of attempts a case must pass (default 1: all)",
+    parse: rate,
+  },
+  {
+    flags: "--pass-k <k>",
+    key: "passK",
+    description: "with --repeat: the k of the pass@k and pass^k shown (default: the repeat count)",
+    parse: integer(1),
+  },
+  {
+    flags: "--cache <dir>",
+    key: "cache",
+    description: "keep judge replies in this folder and reuse them on the next run",
+  },
+  { flags: "--no-cache", key: "cache", description: "do not use the judge cache" },
+  {
+    flags: "--counterexamples",
+    key: "counterexamples",
+    description:
+      "when the agent's rows match the reference's, search for a database (from --db) on which its SQL is wrong",
+  },
+  {
+    flags: "--verbose",
+    key: "verbose",
+    description:
+      "print every check with the case times and the slowest cases; judge calls on stderr",
+  },
+];
+
+/**
+ * The commander option of a row of the table.
+ *
+ * @param spec the row
+ * @returns the option, ready for `command.addOption()`
+ */
+export function toOption(spec: OptionSpec): Option {
+  const option = new Option(spec.flags, spec.description);
+  if (spec.parse !== undefined) {
+    option.argParser(spec.parse as (value: string, previous: unknown) => unknown);
+  }
+  if (spec.default !== undefined) option.default(spec.default);
+  if (spec.required === true) option.makeOptionMandatory();
+  return option as unknown as Option;
+}

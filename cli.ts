@@ -87,7 +87,10 @@ program.command("init")
 program.command("validate")
   .description("check a cases file for mistakes without running the agent")
   .argument("<cases>", "a .yaml, .yml, .json or .jsonl cases file")
-  .option("--db <file>", "also run each reference_sql (read-only) on this SQLite file")
+  .option(
+    "--db <database>",
+    "also run each reference_sql (read-only) on this database: a SQLite file, postgres://... or pglite:FILE.sql",
+  )
   .action(async (cases, options) => {
     const { validateCommand } = await import("./lib/cli/validate.ts");
     process.exitCode = await validateCommand(cases, options);

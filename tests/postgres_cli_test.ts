@@ -4,11 +4,12 @@
  * that cannot be reached stops the run before any case (exit 2, one line,
  * no password); a reference query that fails is an ERROR for its case.
  */
-import { after, describe, it } from "node:test";
+import { after, before, describe, it } from "node:test";
+import { type ChildProcess, spawn } from "node:child_process";
 import assert from "node:assert/strict";
 import * as fs from "node:fs";
 import { tempDir } from "./fixtures.ts";
-import { runCli } from "./cli.ts";
+import { ROOT, runCli } from "./cli.ts";
 import { NO_SERVER, POSTGRES_URL } from "./postgres_server.ts";
 
 const dir = tempDir("dbagenteval-postgres-cli-");
@@ -16,44 +17,91 @@ after(() => dir.cleanup());
 
 const AGENT = "examples/chinook/agent.ts:agent";
 const SLOW = { timeout: 300_000 };
-const SQLITE = ["examples/chinook/cases.yaml", "examples/chinook/Chinook_Sqlite.sqlite"] as const;
 const PGLITE = "pglite:examples/chinook/Chinook_PostgreSql.sql";
+const SQLITE_CASES = "examples/chinook/cases.yaml";
+const POSTGRES_CASES = "examples/chinook/cases_postgres.yaml";
+const RULES = ["--rules", "examples/chinook/rules.ts:RULES"];
 
 interface RunFile {
-  readonly cases: readonly { readonly id: string; readonly verdict: string }[];
+  readonly cases: readonly {
+    readonly id: string;
+    readonly verdict: string;
+    readonly checks: readonly { readonly name: string; readonly status: string }[];
+  }[];
 }
 
-function verdicts(cases: string, db: string, name: string): Record<string, string> {
-  const out = dir.file(`${name}.json`);
-  const r = runCli(["run", cases, "--agent", AGENT, "--db", db, "--json", out]);
-  assert.equal(r.code, 1, `${name}: ${r.stderr}`); // the example fails some cases on purpose
+/** Each case's verdict and its checks' statuses, from a run with the example's rules. */
+function outcomes(cases: string, db: string, agent: readonly string[]): Record<string, string> {
+  const out = dir.file(`run-${Math.random().toString(36).slice(2)}.json`);
+  const r = runCli(["run", cases, ...agent, ...RULES, "--db", db, "--json", out]);
+  assert.equal(r.code, 1, r.stderr); // the example agents fail some cases on purpose
   const run = JSON.parse(fs.readFileSync(out, "utf8")) as RunFile;
-  return Object.fromEntries(run.cases.map((c) => [c.id, c.verdict]));
+  return Object.fromEntries(run.cases.map((c) => [
+    c.id,
+    `${c.verdict}: ${c.checks.map((k) => `${k.name} ${k.status}`).sort().join(", ")}`,
+  ]));
+}
+
+/** Starts the HTTP example agent on a free port; resolves with its URL once it listens. */
+async function startHttpAgent(): Promise<{ url: string; server: ChildProcess }> {
+  const server = spawn("python3", ["examples/http_agent/server.py", "--port", "0"], {
+    cwd: ROOT,
+    stdio: ["ignore", "pipe", "ignore"],
+  });
+  const url = await new Promise<string>((resolve, reject) => {
+    let out = "";
+    server.stdout!.on("data", (chunk) => {
+      out += chunk;
+      const m = /listening on (\S+)/.exec(out);
+      if (m) resolve(m[1]!);
+    });
+    server.once("exit", (code) => reject(new Error(`the HTTP agent exited with ${code}`)));
+  });
+  return { url, server };
 }
 
 describe("run: the Chinook cases on SQLite, PGlite and a PostgreSQL server", () => {
-  const onSqlite = verdicts(SQLITE[0], SQLITE[1], "sqlite");
+  // The TypeScript agent with the reference SQL on SQLite is the yardstick.
+  const onSqlite = outcomes(SQLITE_CASES, "examples/chinook/Chinook_Sqlite.sqlite", [
+    "--agent",
+    AGENT,
+  ]);
+  let http: { url: string; server: ChildProcess } | undefined;
+  before(async () => {
+    http = await startHttpAgent();
+  });
+  after(() => {
+    http?.server.kill();
+  });
 
   it("gives some PASS and some FAIL on SQLite (the agent is wrong on purpose)", () => {
-    const kinds = new Set(Object.values(onSqlite));
-    assert.ok(kinds.has("PASS") && kinds.has("FAIL"), JSON.stringify(onSqlite));
+    const verdicts = new Set(Object.values(onSqlite).map((o) => o.split(":")[0]));
+    assert.deepEqual([...verdicts].sort(), ["FAIL", "PASS"], JSON.stringify(onSqlite));
   });
 
-  // PGlite starts and loads Chinook in 5 to 20 s on a busy machine.
-  it("gives the same verdicts, case by case, with the reference SQL on PGlite", SLOW, () => {
-    assert.deepEqual(verdicts("examples/chinook/cases_postgres.yaml", PGLITE, "pglite"), onSqlite);
-  });
-
-  it(
-    "gives the same verdicts, case by case, on a PostgreSQL server",
-    { ...SLOW, skip: NO_SERVER },
-    () => {
-      assert.deepEqual(
-        verdicts("examples/chinook/cases_postgres.yaml", POSTGRES_URL!, "server"),
-        onSqlite,
-      );
-    },
-  );
+  const agents: [string, () => string[]][] = [
+    ["the TypeScript agent", () => ["--agent", AGENT]],
+    [
+      "the Python agent over --agent-cmd",
+      () => ["--agent-cmd", "python3 examples/python_agent/agent.py"],
+    ],
+    ["the HTTP agent over --agent-url", () => ["--agent-url", http!.url]],
+  ];
+  const databases: [string, () => string, string | false][] = [
+    ["PGlite", () => PGLITE, false],
+    ["a PostgreSQL server", () => POSTGRES_URL!, NO_SERVER],
+  ];
+  for (const [agentName, agent] of agents) {
+    for (const [dbName, db, skip] of databases) {
+      // PGlite starts and loads Chinook in 5 to 20 s on a busy machine.
+      it(`gives ${agentName} the same verdicts and findings, case by case, on ${dbName}`, {
+        ...SLOW,
+        skip,
+      }, () => {
+        assert.deepEqual(outcomes(POSTGRES_CASES, db(), agent()), onSqlite);
+      });
+    }
+  }
 });
 
 describe("run --db: a database that cannot be used stops the run before any case", () => {
@@ -141,5 +189,23 @@ describe("run --db postgres://: a reference query that fails", { skip: NO_SERVER
     assert.match(broken?.error ?? "", /relation "nope" does not exist \(SQLSTATE 42P01\)/);
     assert.ok(!(broken?.error ?? "").includes(new URL(POSTGRES_URL!).password));
     assert.equal(fine?.verdict, "PASS");
+  });
+});
+
+describe("validate --db postgres://", { skip: NO_SERVER }, () => {
+  it("runs every reference query on the server and names it without the password", () => {
+    const r = runCli(["validate", POSTGRES_CASES, "--db", POSTGRES_URL!]);
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout, /14 case\(s\) OK; 14 reference queries run on postgres:\/\/[^:@]+@/);
+    assert.ok(!r.stdout.includes(new URL(POSTGRES_URL!).password));
+  });
+
+  it("names each reference query that fails there, with its line (the SQLite cases)", () => {
+    const r = runCli(["validate", SQLITE_CASES, "--db", POSTGRES_URL!]);
+    assert.equal(r.code, 2);
+    assert.match(
+      r.stderr,
+      /^examples\/chinook\/cases\.yaml:20: case top-genres: reference_sql fails on postgres:\/\/\S+: column "genreid" specified in USING clause does not exist in left table \(SQLSTATE 42703\)$/m,
+    );
   });
 });

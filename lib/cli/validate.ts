@@ -11,7 +11,7 @@ import process from "node:process";
 import { isMap, isPair, isScalar, isSeq, LineCounter, parseDocument } from "yaml";
 import { CasesFileError } from "../errors.ts";
 import { loadCases } from "../eval/cases.ts";
-import { sqliteExecutor } from "../sqlite/executor.ts";
+import { openReferenceDatabase } from "../databases/registry.ts";
 
 /** The options of `validate`. */
 export interface ValidateOptions {
@@ -69,9 +69,9 @@ export async function validateCommand(
     process.stdout.write(`${file}: ${cases.length} case(s) OK\n`);
     return 0;
   }
-  const execute = sqliteExecutor(options.db);
+  // A missing or broken database, an unreachable server: a usage error, before any query.
+  const db = await openReferenceDatabase(options.db);
   try {
-    await execute("SELECT 1"); // a missing or broken database is a usage error
     const lines = referenceLines(file);
     let failed = 0;
     let ran = 0;
@@ -79,13 +79,15 @@ export async function validateCommand(
       if (c.reference_sql === undefined) continue;
       ran++;
       try {
-        await execute(c.reference_sql);
+        await db.execute(c.reference_sql);
       } catch (error) {
         failed++;
         const line = lines[index];
+        // PostgreSQL's errors already start with the database's name.
+        const reason = firstLine(error).replace(`${db.name}: `, "");
         process.stderr.write(
           `${file}${line === undefined ? "" : `:${line}`}: case ${c.id}: reference_sql fails on ` +
-            `${options.db}: ${firstLine(error)}\n`,
+            `${db.name}: ${reason}\n`,
         );
       }
     }
@@ -96,10 +98,10 @@ export async function validateCommand(
     process.stdout.write(
       `${file}: ${cases.length} case(s) OK; ${ran} reference quer${
         ran === 1 ? "y runs" : "ies run"
-      } on ${options.db}\n`,
+      } on ${db.name}\n`,
     );
     return 0;
   } finally {
-    execute.close();
+    await db.close();
   }
 }

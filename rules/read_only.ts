@@ -156,9 +156,10 @@ export class ReadOnly extends SqlRule {
 
   /**
    * With the database known (sqlite): each statement must be read-only for
-   * `sqlite3_stmt_readonly` and SQLite's authorizer must report nothing but
-   * reads and calls of allowed functions (so PRAGMA, ATTACH, BEGIN, which
-   * write no file, fail too).
+   * `sqlite3_stmt_readonly` and SQLite's authorizer must report a SELECT and
+   * nothing but reads and calls of allowed functions (so PRAGMA, ATTACH,
+   * BEGIN, which write no file, fail too, and so does REINDEX, which reports
+   * nothing on a schema without indexes).
    */
   protected override sqliteProblems(access: SqliteAccess & { readonly ok: true }): string[] {
     const problems: string[] = [];
@@ -177,6 +178,11 @@ export class ReadOnly extends SqlRule {
         }
       }
       if (!s.readonly && problems.length === before) problems.push("SQLite reports a write");
+      // A statement that reports nothing at all (REINDEX on a schema without
+      // indexes) is no query either.
+      if (problems.length === before && !s.calls.some((c) => c.action === "SELECT")) {
+        problems.push("SQLite reports no SELECT: not a query");
+      }
     }
     return [...new Set(problems)];
   }

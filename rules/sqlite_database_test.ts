@@ -74,6 +74,16 @@ const cases: [string, string, V, V, V][] = [
     "PASS",
   ],
   ["BEGIN", "BEGIN", "FAIL", "PASS", "PASS"],
+  ["REINDEX (the authorizer reports nothing without indexes)", "REINDEX", "FAIL", "PASS", "PASS"],
+  ["VACUUM INTO a file", "VACUUM INTO '/tmp/dbagenteval-never.db'", "FAIL", "PASS", "PASS"],
+  [
+    "a table-valued PRAGMA function reads",
+    "SELECT name FROM pragma_table_info('orders')",
+    "PASS",
+    "FAIL",
+    "FAIL",
+  ],
+  ["VALUES", "VALUES (1, 2)", "PASS", "PASS", "PASS"],
   ["two reads", "SELECT id FROM orders; SELECT amount FROM orders", "FAIL", "PASS", "PASS"],
   ["a forbidden function", "SELECT load_extension('x') FROM orders", "FAIL", "PASS", "PASS"],
   // SQLite cannot compile it on this schema: the parser reads it instead.

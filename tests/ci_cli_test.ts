@@ -361,3 +361,20 @@ describe("run --cache", () => {
     assert.equal(fs.readdirSync(dir.file("judge-cache")).length, 4);
   });
 });
+
+describe("the config file", () => {
+  it("dbagenteval.yaml takes the CI options as keys (case, shard, junit)", () => {
+    fs.mkdirSync(dir.file("conf"), { recursive: true });
+    fs.writeFileSync(
+      dir.file("conf/dbagenteval.yaml"),
+      "cases: ../cases.yaml\nagent: ../agents.js:agent\ncase: [q1, q2, q3, q4]\nshard: 1/2\njunit: out.xml\njson: out.json\n",
+    );
+    const r = runCli(["run"], { cwd: dir.file("conf") });
+    assert.ok(r.code <= 1, r.stderr);
+    const saved = JSON.parse(fs.readFileSync(dir.file("conf/out.json"), "utf8"));
+    assert.equal(saved.shard.of, 4);
+    assert.equal(saved.cases.length, 2);
+    const xml = parseXml(fs.readFileSync(dir.file("conf/out.xml"), "utf8"));
+    assert.equal(findAll(xml, "testcase").length, 2);
+  });
+});

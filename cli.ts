@@ -56,6 +56,13 @@ db.command("diff")
     "--missing-as-empty",
     "a BEFORE or AFTER that does not exist is an empty side (every row added or removed), not an error",
   )
+  .option(
+    "--sql [file]",
+    "write SQL that turns BEFORE into AFTER (schema and data), to stdout or FILE",
+  )
+  .option("--summary", "one line per changed table with its row counts")
+  .option("--exit-code", "exit 1 when the databases differ, 0 when not (like git diff)")
+  .option("-q, --quiet", "print nothing; exit 1 when the databases differ, 0 when not")
   .action(async (before, after, options) => {
     const { dbDiffCommand } = await import("./lib/cli/db_diff.ts");
     process.exitCode = await dbDiffCommand(before, after, options);

@@ -88,7 +88,11 @@ export {
   type SkippedTable,
   type TableDiff,
 } from "./lib/diff/types.ts";
-export { diffSqliteDatabases } from "./lib/diff/diff_sqlite.ts";
+export { diffSqliteDatabases, streamSqliteDiff } from "./lib/diff/diff_sqlite.ts";
+export type { DiffListener } from "./lib/diff/listener.ts";
+export { foldName } from "./lib/diff/names.ts";
+export { SqlRenderer } from "./lib/diff/render_sql.ts";
+export { diffChanged, renderDiffSummary } from "./lib/diff/render_summary.ts";
 export {
   type DatabaseSource,
   DEFAULT_DB_PATTERNS,

@@ -7,7 +7,11 @@ import * as fs from "node:fs";
 import process from "node:process";
 import { UsageError } from "../errors.ts";
 import { diffFilesystemDatabases } from "../diff/diff_filesystem.ts";
-import { diffSqliteDatabases } from "../diff/diff_sqlite.ts";
+import { diffSqliteDatabases, streamSqliteDiff } from "../diff/diff_sqlite.ts";
+import { foldName } from "../diff/names.ts";
+import { SqlRenderer } from "../diff/render_sql.ts";
+import { diffChanged, renderDiffSummary } from "../diff/render_summary.ts";
+import { suggest } from "../../selector/_text.ts";
 import { diffToJson } from "../diff/json.ts";
 import type { DiffOptions } from "../diff/options.ts";
 import { renderDiffText } from "../diff/render_text.ts";
@@ -24,6 +28,14 @@ export interface DbDiffOptions {
   readonly select?: string;
   /** A missing BEFORE or AFTER is an empty side (every row added or removed), not an error. */
   readonly missingAsEmpty?: boolean;
+  /** Write SQL that turns BEFORE into AFTER: true for stdout, or a file. */
+  readonly sql?: string | true;
+  /** One line per changed table with its counts. */
+  readonly summary?: boolean;
+  /** Exit 1 when something changed, 0 when not (like git diff --exit-code). */
+  readonly exitCode?: boolean;
+  /** Print nothing; implies --exit-code. */
+  readonly quiet?: boolean;
 }
 
 // null when nothing is at the path; a path that is there but cannot be
@@ -43,7 +55,8 @@ function isFolder(path: string): boolean | null {
  * @param before a file or folder
  * @param after a file or folder
  * @param options the parsed command-line options
- * @returns 0 (with or without differences), or the selection's exit code with --select
+ * @returns 0 (with or without differences; with --exit-code or --quiet 1 when
+ * something changed), or the selection's exit code with --select
  */
 export async function dbDiffCommand(
   before: string,
@@ -72,12 +85,31 @@ export async function dbDiffCommand(
   if (!folders && options.pattern !== undefined) {
     throw new UsageError("--pattern applies to folders only; pass two folders or drop --pattern");
   }
+  if (options.sql !== undefined && folders) {
+    throw new UsageError(
+      "--sql turns one database into another; pass two files, not folders",
+    );
+  }
+  const pattern = options.pattern === undefined ? {} : { dbPatterns: options.pattern };
+  const run = (o: DiffOptions): Promise<DatabaseDiff> =>
+    folders
+      ? diffFilesystemDatabases(a ? before : {}, b ? after : {}, { ...o, ...pattern })
+      : diffSqliteDatabases(before, after, o);
+  if (options.table !== undefined) await checkTables(options.table, run);
+  const quiet = options.quiet === true;
+  const exitCode = options.exitCode === true || quiet;
+  // The summary and the exit code need exact counts only, not rows.
+  const countsOnly = (options.summary === true || quiet) && options.json === undefined &&
+    options.select === undefined;
   const diffOptions: DiffOptions = {
     includeSchema: options.target !== "data",
     includeData: options.target !== "schema",
-    maxRows: options.maxRows,
+    maxRows: countsOnly ? 0 : options.maxRows,
     ...(options.table === undefined ? {} : { tables: options.table }),
   };
+  if (options.sql !== undefined) {
+    return await writeSql(before, after, options.sql, diffOptions, exitCode);
+  }
   let diff: DatabaseDiff;
   if (folders) {
     diff = await diffFilesystemDatabases(a ? before : {}, b ? after : {}, {
@@ -97,6 +129,77 @@ export async function dbDiffCommand(
     // With the JSON on stdout (--json -), the explanation goes to stderr.
     return await printSelection(diff, options.select, humanStream([options.json]));
   }
-  if (options.json !== "-") process.stdout.write(renderDiffText(diff, { target: options.target }));
-  return 0;
+  if (quiet) return diffChanged(diff, options.target) ? 1 : 0;
+  if (options.summary === true) process.stdout.write(renderDiffSummary(diff, options.target));
+  else if (options.json !== "-") {
+    process.stdout.write(renderDiffText(diff, { target: options.target }));
+  }
+  return exitCode && diffChanged(diff, options.target) ? 1 : 0;
+}
+
+/**
+ * Refuses a --table name that no database has on either side, with the
+ * nearest name: a typo would otherwise print "unchanged" and exit 0.
+ */
+async function checkTables(
+  wanted: readonly string[],
+  run: (o: DiffOptions) => Promise<DatabaseDiff>,
+): Promise<void> {
+  const all = await run({ includeData: false, includeSchema: true, maxRows: 0 });
+  const names = [
+    ...new Set(all.databases.flatMap((d) => [...d.tables, ...d.skipped].map((t) => t.name))),
+  ];
+  const folded = new Set(names.map(foldName));
+  for (const name of wanted) {
+    if (folded.has(foldName(name))) continue;
+    const near = suggest(name, names);
+    throw new UsageError(
+      `Unknown table "${name}" (--table): no database has it on either side; ${
+        near !== undefined
+          ? `did you mean "${near}"?`
+          : names.length > 0
+          ? `the tables are ${names.slice(0, 20).join(", ")}${names.length > 20 ? ", ..." : ""}`
+          : "the databases have no tables"
+      }`,
+    );
+  }
+}
+
+/** `--sql [FILE]`: streams the SQL to stdout or FILE as the diff goes. */
+async function writeSql(
+  before: string,
+  after: string,
+  target: string | true,
+  options: DiffOptions,
+  exitCode: boolean,
+): Promise<number> {
+  if (options.includeSchema === false || options.includeData === false) {
+    throw new UsageError("--sql writes schema and data; drop --target");
+  }
+  const fd = target === true ? 1 : fs.openSync(target, "w");
+  // Writes are gathered into 64 KiB chunks and written synchronously, so
+  // memory stays flat however many rows stream through.
+  let buffer = "";
+  const flush = (): void => {
+    if (buffer !== "") fs.writeSync(fd, buffer);
+    buffer = "";
+  };
+  const keep = options.tables === undefined
+    ? undefined
+    : ((names) => (table: string) => names.has(foldName(table)))(
+      new Set(options.tables.map(foldName)),
+    );
+  const renderer = new SqlRenderer({
+    write: (text) => {
+      buffer += text;
+      if (buffer.length >= 65536) flush();
+    },
+  }, keep);
+  try {
+    const diff = await streamSqliteDiff(before, after, { ...options, maxRows: 0 }, renderer);
+    flush();
+    return exitCode && diffChanged(diff) ? 1 : 0;
+  } finally {
+    if (fd !== 1) fs.closeSync(fd);
+  }
 }

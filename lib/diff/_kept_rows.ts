@@ -4,7 +4,8 @@
  *
  * @module
  */
-import type { AddedRow, ChangedRow, RemovedRow, RowCounts } from "./types.ts";
+import type { RowEvent } from "./listener.ts";
+import type { AddedRow, ChangedRow, RemovedRow } from "./types.ts";
 
 /** The row changes of one table, as the engine collects them. */
 export class KeptRows {
@@ -13,20 +14,35 @@ export class KeptRows {
   readonly removed: RemovedRow[] = [];
   readonly changed: ChangedRow[] = [];
   readonly counts = { added: 0, removed: 0, changed: 0 };
+  readonly #onRow: ((event: RowEvent) => void) | null;
 
-  /** @param maxRows most rows kept per kind */
-  constructor(maxRows: number) {
+  /**
+   * @param maxRows most rows kept per kind
+   * @param onRow called with every row change, kept or not (streamed outputs)
+   */
+  constructor(maxRows: number, onRow: ((event: RowEvent) => void) | null = null) {
     this.#max = maxRows;
+    this.#onRow = onRow;
+  }
+
+  /** True when every row is wanted (a listener streams them), not only the kept ones. */
+  get streaming(): boolean {
+    return this.#onRow !== null;
+  }
+
+  /** Counts one row change; `make` builds it only when it is kept or streamed. */
+  add(event: RowEvent["kind"], make: () => AddedRow | RemovedRow | ChangedRow): void {
+    const keep = this.counts[event] < this.#max;
+    this.counts[event]++;
+    if (!keep && this.#onRow === null) return;
+    const change = make();
+    if (keep) (this[event] as (AddedRow | RemovedRow | ChangedRow)[]).push(change);
+    this.#onRow?.({ kind: event, change } as RowEvent);
   }
 
   /** Most rows kept per kind. */
   get max(): number {
     return this.#max;
-  }
-
-  /** Whether one more row of `kind` would be kept (count it either way). */
-  wants(kind: keyof RowCounts): boolean {
-    return this.counts[kind] < this.#max;
   }
 
   /** True when some counted row changes were not kept. */

@@ -7,14 +7,7 @@
 import { encodeSqliteText, hasEscapedBytes } from "../sqlite/text.ts";
 import type { SqliteValue } from "../sqlite/value.ts";
 
-/**
- * A name folded the way SQLite compares identifiers: ASCII letters only.
- * `K` and `k` are one column, but the Kelvin sign U+212A, `É` and `é`
- * are names of their own (JavaScript's `toLowerCase()` would merge them).
- */
-export function foldName(name: string): string {
-  return name.replace(/[A-Z]+/g, (m) => m.toLowerCase());
-}
+export { foldName } from "./names.ts";
 
 /** `name` as a double-quoted SQL identifier. */
 export function ident(name: string): string {

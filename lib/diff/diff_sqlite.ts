@@ -14,6 +14,7 @@ import { type PageScan, scanPages } from "./_page_scan.ts";
 import { readSchema, type SideSchema, type TableSchema } from "./schema.ts";
 import { type ColumnsDiff, diffColumns, diffObjects, tableSchemaChanged } from "./schema_diff.ts";
 import { diffTableData } from "./table_data.ts";
+import type { DiffListener } from "./listener.ts";
 import { foldName } from "./_sql.ts";
 import type {
   ChangeStatus,
@@ -50,9 +51,40 @@ export async function diffSqliteDatabases(
   after: string | null,
   options: DiffOptions = {},
 ): Promise<DatabaseDiff> {
+  return await streamSqliteDiff(before, after, options, {});
+}
+
+/**
+ * Diffs two SQLite files like {@link diffSqliteDatabases}, telling `listener`
+ * every table and every row change as it is found (all of them, whatever
+ * `maxRows` keeps in the returned document). Streamed outputs such as
+ * `db diff --sql` are listeners.
+ *
+ * @param before the file before, or null
+ * @param after the file after, or null
+ * @param options schema/data planes, row cap, tables
+ * @param listener what to call as the diff goes
+ * @returns the diff document, as {@link diffSqliteDatabases} returns it
+ * @throws {SqliteOpenError} when an existing side is not a readable SQLite file
+ * @example
+ * ```ts
+ * import { streamSqliteDiff } from "./diff_sqlite.ts";
+ * const names: string[] = [];
+ * await streamSqliteDiff(null, "examples/db_agent/users.db", { maxRows: 0 }, {
+ *   table: (t) => void names.push(t.name),
+ * });
+ * names; // ["todos", "users"]
+ * ```
+ */
+export async function streamSqliteDiff(
+  before: string | null,
+  after: string | null,
+  options: DiffOptions,
+  listener: DiffListener,
+): Promise<DatabaseDiff> {
   const settings = diffSettings(options);
   const name = nodePath.basename(after ?? before ?? "");
-  const change = await diffDatabasePair({ name, before, after, settings });
+  const change = await diffDatabasePair({ name, before, after, settings, listener });
   return {
     version: DIFF_FORMAT_VERSION,
     settings,
@@ -67,6 +99,8 @@ export interface DatabasePair {
   readonly before: string | null;
   readonly after: string | null;
   readonly settings: DiffSettings;
+  /** Told every table and row change as the diff goes. */
+  readonly listener?: DiffListener;
 }
 
 function exists(path: string | null): path is string {
@@ -142,7 +176,16 @@ export async function diffDatabasePair(pair: DatabasePair): Promise<DatabaseChan
     const plan = scan === null
       ? null
       : pagePlan(scan, { before: sides.before!, after: sides.after! });
-    const { tables, skipped } = diffTables({ db, sides, afterSchema, settings, plan });
+    const listener = pair.listener ?? {};
+    listener.start?.(sides);
+    const { tables, skipped } = diffTables({
+      db,
+      sides,
+      afterSchema,
+      settings,
+      plan,
+      listener,
+    });
     const keep = tableFilter(settings);
     const objects = settings.include_schema
       ? diffObjects(sides.before?.objects ?? [], sides.after?.objects ?? [], keep)
@@ -154,7 +197,9 @@ export async function diffDatabasePair(pair: DatabasePair): Promise<DatabaseChan
       : tables.some((t) => t.status !== "unchanged") || objects.length > 0
       ? "changed"
       : "unchanged";
-    return { ...base, status, tables, objects, skipped, error: null };
+    const change: DatabaseChange = { ...base, status, tables, objects, skipped, error: null };
+    listener.done?.(change);
+    return change;
   } catch (e) {
     // SQLite's "malformed" names neither file: find the damaged one.
     throw await blameDamagedFile(e, [before, after].filter((p) => p !== null));
@@ -177,6 +222,7 @@ interface TablesInput {
   readonly afterSchema: string;
   readonly settings: DiffSettings;
   readonly plan: PagePlan | null;
+  readonly listener: DiffListener;
 }
 
 function diffTables(input: TablesInput): { tables: TableDiff[]; skipped: SkippedTable[] } {
@@ -208,7 +254,10 @@ function diffTables(input: TablesInput): { tables: TableDiff[]; skipped: Skipped
     }
     const virtual = (before ?? after)!.module !== null;
     if (virtual) skipped.push({ name, reason: virtualReason((before ?? after)!, sides) });
-    tables.push(diffTable({ ...input, before, after, virtual }));
+    input.listener.table?.({ name, before, after, virtual });
+    const diff = diffTable({ ...input, before, after, virtual });
+    input.listener.tableDone?.(diff);
+    tables.push(diff);
   }
   return { tables, skipped };
 }
@@ -262,6 +311,7 @@ function diffTable(
         after: after === null ? null : { schema: input.afterSchema, table: after },
         maxRows: settings.max_rows,
         ranges: page?.ranges ?? null,
+        onRow: input.listener.row === undefined ? null : (e) => input.listener.row!(e),
       });
       ({ key, keyKind } = data);
       compared = data.comparedColumns;

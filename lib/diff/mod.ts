@@ -4,7 +4,11 @@
  *
  * @module
  */
-export { diffSqliteDatabases } from "./diff_sqlite.ts";
+export { diffSqliteDatabases, streamSqliteDiff } from "./diff_sqlite.ts";
+export type { DiffListener } from "./listener.ts";
+export { foldName } from "./names.ts";
+export { SqlRenderer } from "./render_sql.ts";
+export { diffChanged, renderDiffSummary } from "./render_summary.ts";
 export {
   type DatabaseSource,
   DEFAULT_DB_PATTERNS,

@@ -42,6 +42,7 @@ import type { Statement } from "../sqlite/statement.ts";
 import type { SqliteRow, SqliteValue } from "../sqlite/value.ts";
 import { emptyRow, sameValue } from "../sqlite/value.ts";
 import { KeptRows } from "./_kept_rows.ts";
+import type { RowEvent } from "./listener.ts";
 import { foldName, ident, sqlLiteral } from "./_sql.ts";
 import type { TableSchema } from "./schema.ts";
 import type { ColumnInfo, KeyKind } from "./types.ts";
@@ -67,6 +68,8 @@ export interface TableDataInput {
    * once per query, so it must be re-iterable.
    */
   readonly ranges: Iterable<RowidRange> | null;
+  /** Called with every row change, kept or not (see listener.ts). */
+  readonly onRow?: ((event: RowEvent) => void) | null;
 }
 
 /** The data plane of one table. */
@@ -114,7 +117,7 @@ export function dataColumns(t: TableSchema): string[] {
  */
 export function diffTableData(input: TableDataInput): TableData {
   const { before, after } = input;
-  const rows = new KeptRows(input.maxRows);
+  const rows = new KeptRows(input.maxRows, input.onRow ?? null);
   if (before !== null && after !== null) {
     const mode = pairingMode(before.table, after.table);
     if (mode === "keyed") return keyed(input, before, after, rows);
@@ -281,14 +284,13 @@ function keyed(
   );
   forRanges(removedOrChanged, useRanges, () => {
     if (removedOrChanged.value(0) === 1) {
-      if (rows.wants("removed")) {
+      rows.add("removed", () => {
         const row = objectOf(removedOrChanged, aCols, 1);
-        rows.removed.push({ key: pick(row, key), row });
-      }
-      rows.counts.removed++;
+        return { key: pick(row, key), row };
+      });
       return;
     }
-    if (rows.wants("changed")) {
+    rows.add("changed", () => {
       const beforeRow = objectOf(removedOrChanged, aCols, 1);
       const afterRow = objectOf(removedOrChanged, bCols, 1 + aCols.length);
       const changed = [
@@ -297,14 +299,13 @@ function keyed(
           .map((c) => c.name),
         ...onlyB.filter((c) => !sameValue(afterRow[c.name]!, c.dflt)).map((c) => c.name),
       ];
-      rows.changed.push({
+      return {
         key: pick(beforeRow, key),
         before: beforeRow,
         after: afterRow,
         changed_columns: changed,
-      });
-    }
-    rows.counts.changed++;
+      };
+    });
   });
 
   const onRev = key.map((k, i) => `A.${ident(k)} = B.${ident(afterKey[i]!)}`).join(" AND ");
@@ -314,11 +315,10 @@ function keyed(
      ORDER BY ${orderB}`,
   );
   forRanges(added, useRanges, () => {
-    if (rows.wants("added")) {
+    rows.add("added", () => {
       const row = objectOf(added, bCols, 0);
-      rows.added.push({ key: pick(row, afterKey), row });
-    }
-    rows.counts.added++;
+      return { key: pick(row, afterKey), row };
+    });
   });
   return { key, keyKind: before.table.keyKind, comparedColumns: common, rows };
 }
@@ -402,14 +402,12 @@ function multiset(input: TableDataInput, m: MultisetInput, rows: KeptRows): void
   forRanges(stmt, null, () => {
     const n = Number(stmt.value(0));
     const kind = n > 0 ? "removed" : "added";
-    const target = n > 0 ? rows.removed : rows.added;
     const names = n > 0 ? aCols : bCols;
     for (let i = 0; i < Math.abs(n); i++) {
-      if (rows.wants(kind)) {
+      rows.add(kind, () => {
         const row = objectOf(stmt, names, 1);
-        target.push({ key: m.keyOf === null ? null : m.keyOf(row), row });
-      }
-      rows.counts[kind]++;
+        return { key: m.keyOf === null ? null : m.keyOf(row), row };
+      });
     }
   });
 }
@@ -427,17 +425,16 @@ function whole(db: Database, w: WholeSide, rows: KeptRows): void {
   const cols = dataColumns(side.table);
   const key = w.keyed ? side.table.key : [];
   const T = `${ident(side.schema)}.${ident(side.table.name)}`;
-  const target = kind === "added" ? rows.added : rows.removed;
-  if (key.length > 0) {
-    const stmt = db.prepare(
-      `SELECT ${cols.map(ident).join(", ")} FROM ${T} ORDER BY ${key.map(ident).join(", ")}`,
-    );
+  if (key.length > 0 || rows.streaming) {
+    // Streamed rows of a keyless table come in storage order: sorting them
+    // all would hold the table in memory.
+    const order = key.length > 0 ? ` ORDER BY ${key.map(ident).join(", ")}` : "";
+    const stmt = db.prepare(`SELECT ${cols.map(ident).join(", ")} FROM ${T}${order}`);
     forRanges(stmt, null, () => {
-      if (rows.wants(kind)) {
+      rows.add(kind, () => {
         const row = objectOf(stmt, cols, 0);
-        target.push({ key: pick(row, key), row });
-      }
-      rows.counts[kind]++;
+        return { key: key.length > 0 ? pick(row, key) : null, row };
+      });
     });
     return;
   }
@@ -452,6 +449,7 @@ function whole(db: Database, w: WholeSide, rows: KeptRows): void {
     const stmt = db.prepare(
       `SELECT ${cols.map(ident).join(", ")} FROM ${T} ORDER BY ${order} LIMIT ${limit}`,
     );
+    const target = kind === "added" ? rows.added : rows.removed;
     forRanges(stmt, null, () => {
       target.push({ key: null, row: objectOf(stmt, cols, 0) });
     });

@@ -1,0 +1,278 @@
+/**
+ * `db diff --sql`: SQL that turns the before database into the after one,
+ * schema and data, like `sqldiff`, written as the diff streams (every row,
+ * never truncated, nothing kept in memory).
+ *
+ * The script, in order:
+ * 1. `PRAGMA foreign_keys=OFF`, `PRAGMA legacy_alter_table=ON` (a rename
+ *    must not rewrite other tables' foreign keys), `BEGIN`;
+ * 2. every trigger and view of the before side is dropped, and every index
+ *    that was removed or changed: no trigger may fire while rows change, and
+ *    no view may refer to a table being rebuilt;
+ * 3. per table, in name order: `CREATE TABLE` (added), `DROP TABLE`
+ *    (removed), or for a table whose CREATE statement changed a rebuild
+ *    (rename the old one, create the new one, copy the columns both have,
+ *    drop the old one); then its row changes: `DELETE` by key (rows
+ *    without a usable key: the first row with exactly those values, by
+ *    rowid), `UPDATE` of the changed columns by key, `INSERT` of every
+ *    column except generated ones;
+ * 4. `sqlite_sequence` rows, the indexes added or changed (and those of
+ *    rebuilt tables), then every view and trigger of the after side;
+ *    `COMMIT`.
+ *
+ * Values are written exactly: integers beyond 2^53 in full, BLOBs as
+ * `x'..'`, text that is not UTF-8 as `CAST(x'..' AS TEXT)`, and a REAL that
+ * is not a whole number as an exact product of integers and powers of two
+ * (`CAST(3602879701896397 AS REAL)/4294967296.0/8388608.0` is 0.1), because
+ * older SQLite versions do not parse every decimal to the nearest double.
+ *
+ * @module
+ */
+import type { SqliteRow, SqliteValue } from "../sqlite/value.ts";
+import { foldName, ident, sqlLiteral } from "./_sql.ts";
+import type { DiffListener, RowEvent, TableStart } from "./listener.ts";
+import { normalizeSql, type ObjectSchema, type SideSchema, type TableSchema } from "./schema.ts";
+import { dataColumns, pairingMode } from "./table_data.ts";
+import type { DatabaseChange } from "./types.ts";
+
+/**
+ * A value as an exact SQL literal for `--sql`.
+ *
+ * @param v the value
+ * @returns SQL that evaluates to exactly `v`
+ */
+export function exactLiteral(v: SqliteValue): string {
+  if (typeof v !== "number") return sqlLiteral(v);
+  if (Number.isNaN(v)) return "NULL";
+  if (Object.is(v, -0)) return "-0.0";
+  if (Number.isSafeInteger(v)) return String(v);
+  if (!Number.isFinite(v)) return v > 0 ? "9e999" : "-9e999";
+  // v = m * 2^e with m an integer of at most 53 bits: every step below is
+  // exact in double arithmetic (multiplying or dividing by a power of two).
+  let m = v;
+  let e = 0;
+  while (!Number.isInteger(m)) {
+    m *= 2;
+    e--;
+  }
+  while (Math.abs(m) > Number.MAX_SAFE_INTEGER) {
+    m /= 2;
+    e++;
+  }
+  let out = `CAST(${m} AS REAL)`;
+  while (e > 0) {
+    const k = Math.min(e, 32);
+    out += `*${2 ** k}.0`;
+    e -= k;
+  }
+  while (e < 0) {
+    const k = Math.min(-e, 32);
+    out += `/${2 ** k}.0`;
+    e += k;
+  }
+  return out;
+}
+
+/** Where the SQL goes. */
+export interface SqlSink {
+  write(text: string): void;
+}
+
+/** What the renderer does with one table's rows. */
+type TablePlan =
+  | { readonly kind: "skip" }
+  | {
+    readonly kind: "rows";
+    readonly name: string;
+    readonly before: TableSchema | null;
+    readonly after: TableSchema;
+    /** Paired rows apply (DELETE/UPDATE by key); false when every after row is re-inserted. */
+    readonly paired: boolean;
+  };
+
+const OLD_SUFFIX = "__dbagenteval_old";
+
+/**
+ * Writes the SQL as the diff streams; pass it to `streamSqliteDiff`.
+ *
+ * @example
+ * ```ts
+ * import { streamSqliteDiff } from "./diff_sqlite.ts";
+ * import { SqlRenderer } from "./render_sql.ts";
+ * let sql = "";
+ * const renderer = new SqlRenderer({ write: (text) => void (sql += text) });
+ * await streamSqliteDiff(null, "examples/db_agent/users.db", { maxRows: 0 }, renderer);
+ * sql.includes("INSERT INTO"); // true
+ * ```
+ */
+export class SqlRenderer implements DiffListener {
+  readonly #sink: SqlSink;
+  readonly #keep: (table: string) => boolean;
+  #sides: { before: SideSchema | null; after: SideSchema | null } = { before: null, after: null };
+  #plan: TablePlan = { kind: "skip" };
+  readonly #rebuilt = new Set<string>();
+  readonly #sequence: string[] = [];
+
+  /**
+   * @param sink where to write
+   * @param keep which tables (and their indexes, views, triggers) to write; default all
+   */
+  constructor(sink: SqlSink, keep: (table: string) => boolean = () => true) {
+    this.#sink = sink;
+    this.#keep = keep;
+  }
+
+  start(sides: { readonly before: SideSchema | null; readonly after: SideSchema | null }): void {
+    this.#sides = { before: sides.before, after: sides.after };
+    const w = (s: string): void => this.#sink.write(`${s}\n`);
+    w("-- dbagenteval db diff --sql: turns the before database into the after one");
+    w("PRAGMA foreign_keys=OFF;");
+    w("PRAGMA legacy_alter_table=ON;");
+    w("BEGIN;");
+    const after = this.#objects(sides.after);
+    for (const o of this.#objects(sides.before)) {
+      const same = after.find((x) => x.type === o.type && foldName(x.name) === foldName(o.name));
+      if (o.type !== "index") w(`DROP ${o.type.toUpperCase()} IF EXISTS ${ident(o.name)};`);
+      else if (same === undefined || normalizeSql(same.sql) !== normalizeSql(o.sql)) {
+        w(`DROP INDEX IF EXISTS ${ident(o.name)};`);
+      }
+    }
+  }
+
+  table(t: TableStart): void {
+    const w = (s: string): void => this.#sink.write(`${s}\n`);
+    const { before, after } = t;
+    this.#plan = { kind: "skip" };
+    const internal = /^sqlite_/i.test(t.name);
+    if (t.virtual || this.#shadow(t.name)) {
+      w(`-- ${t.name}: a virtual table or one of its shadow tables is not written`);
+      return;
+    }
+    if (after === null) {
+      if (!internal) w(`DROP TABLE IF EXISTS ${ident(before!.name)};`);
+      return;
+    }
+    if (before === null) {
+      if (!internal) w(`${after.sql};`);
+      this.#plan = { kind: "rows", name: after.name, before: null, after, paired: false };
+      return;
+    }
+    if (normalizeSql(before.sql) === normalizeSql(after.sql) || internal) {
+      this.#plan = { kind: "rows", name: after.name, before, after, paired: true };
+      return;
+    }
+    // A rebuild: the rows both shapes can hold are copied, then the row
+    // changes apply (paired), or every after row is inserted (whole).
+    const paired = pairingMode(before, after) !== "whole";
+    const old = ident(`${before.name}${OLD_SUFFIX}`);
+    w(`ALTER TABLE ${ident(before.name)} RENAME TO ${old};`);
+    w(`${after.sql};`);
+    if (paired) {
+      const there = new Set(writable(after).map(foldName));
+      const cols = writable(before).filter((c) => there.has(foldName(c))).map(ident).join(", ");
+      if (cols !== "") w(`INSERT INTO ${ident(after.name)}(${cols}) SELECT ${cols} FROM ${old};`);
+    }
+    w(`DROP TABLE ${old};`);
+    this.#rebuilt.add(foldName(after.name));
+    this.#plan = { kind: "rows", name: after.name, before, after, paired };
+  }
+
+  row(event: RowEvent): void {
+    const plan = this.#plan;
+    if (plan.kind === "skip") return;
+    const sql = this.#rowSql(plan, event);
+    if (sql === null) return;
+    if (foldName(plan.name) === "sqlite_sequence") this.#sequence.push(sql);
+    else this.#sink.write(`${sql}\n`);
+  }
+
+  done(_change: DatabaseChange): void {
+    const w = (s: string): void => this.#sink.write(`${s}\n`);
+    for (const s of this.#sequence) w(s);
+    const before = this.#objects(this.#sides.before);
+    for (const o of this.#objects(this.#sides.after)) {
+      if (o.type !== "index") continue;
+      const same = before.find((x) => x.type === o.type && foldName(x.name) === foldName(o.name));
+      if (
+        same === undefined || normalizeSql(same.sql) !== normalizeSql(o.sql) ||
+        this.#rebuilt.has(foldName(o.table))
+      ) w(`${o.sql};`);
+    }
+    for (const type of ["view", "trigger"]) {
+      for (const o of this.#objects(this.#sides.after)) if (o.type === type) w(`${o.sql};`);
+    }
+    w("COMMIT;");
+  }
+
+  #objects(side: SideSchema | null): ObjectSchema[] {
+    return (side?.objects ?? []).filter((o) => this.#keep(o.table));
+  }
+
+  #shadow(name: string): boolean {
+    const folded = foldName(name);
+    return [this.#sides.before, this.#sides.after].some((side) =>
+      [...side?.tables.values() ?? []].some((t) =>
+        t.module !== null && folded.startsWith(`${foldName(t.name)}_`)
+      )
+    );
+  }
+
+  #rowSql(plan: Extract<TablePlan, { kind: "rows" }>, event: RowEvent): string | null {
+    const T = ident(plan.name);
+    const after = plan.after;
+    if (event.kind === "added") {
+      const gen = generated(after);
+      const cols = Object.keys(event.change.row).filter((c) => !gen.has(foldName(c)));
+      const insert = `INSERT INTO ${T}(${cols.map(ident).join(", ")}) VALUES (${
+        cols.map((c) => exactLiteral(event.change.row[c]!)).join(", ")
+      });`;
+      if (foldName(plan.name) !== "sqlite_sequence") return insert;
+      // Creating an AUTOINCREMENT table may have made its row already.
+      return `DELETE FROM ${T} WHERE name = ${
+        exactLiteral(event.change.row["name"] ?? null)
+      };\n${insert}`;
+    }
+    if (!plan.paired) return null;
+    if (event.kind === "removed") {
+      const { key, row } = event.change;
+      if (key !== null && Object.values(key).every((v) => v !== null)) {
+        return `DELETE FROM ${T} WHERE ${keyWhere(key)};`;
+      }
+      const rowid = (plan.before ?? after).rowidName ?? "rowid";
+      const gen = generated(after);
+      const match = Object.keys(row).filter((c) => !gen.has(foldName(c))).map((c) =>
+        `+${ident(c)} IS ${exactLiteral(row[c]!)} COLLATE BINARY`
+      ).join(" AND ");
+      return `DELETE FROM ${T} WHERE ${ident(rowid)} = (SELECT ${ident(rowid)} FROM ${T} WHERE ${
+        match === "" ? "1" : match
+      } LIMIT 1);`;
+    }
+    const { key, after: values, changed_columns } = event.change;
+    const byFold = new Map(Object.keys(values).map((c) => [foldName(c), c]));
+    const gen = generated(after);
+    const sets = changed_columns.filter((c) => byFold.has(foldName(c)) && !gen.has(foldName(c)))
+      .map((c) => {
+        const name = byFold.get(foldName(c))!;
+        return `${ident(name)} = ${exactLiteral(values[name]!)}`;
+      });
+    if (sets.length === 0) return null;
+    return `UPDATE ${T} SET ${sets.join(", ")} WHERE ${keyWhere(key)};`;
+  }
+}
+
+function keyWhere(key: SqliteRow): string {
+  return Object.keys(key).map((k) => `${ident(k)} = ${exactLiteral(key[k]!)}`).join(" AND ");
+}
+
+/** The folded names of a table's generated columns (never written). */
+function generated(t: TableSchema): Set<string> {
+  return new Set(
+    t.columns.filter((c) => c.hidden === 2 || c.hidden === 3).map((c) => foldName(c.name)),
+  );
+}
+
+/** The columns a row can be written with: not generated. */
+function writable(t: TableSchema): string[] {
+  const gen = generated(t);
+  return dataColumns(t).filter((c) => !gen.has(foldName(c)));
+}

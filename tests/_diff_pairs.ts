@@ -1,0 +1,270 @@
+/**
+ * Seeded random pairs of SQLite databases for the diff tests (the
+ * differential test and the --sql round trip): tables of every shape the
+ * diff pairs differently, values of every storage class, and after sides
+ * edited in place, left in a pending -wal or VACUUMed.
+ *
+ * @module
+ */
+import * as fs from "node:fs";
+import { DatabaseSync } from "node:sqlite";
+import { tempDir } from "./fixtures.ts";
+
+/** A small seeded PRNG (mulberry32). */
+export function prng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+export type Shape =
+  | "rowid"
+  | "text_key"
+  | "nocase_key"
+  | "composite"
+  | "without_rowid"
+  | "strict"
+  | "generated"
+  | "keyless";
+export const SHAPES: Shape[] = [
+  "rowid",
+  "text_key",
+  "nocase_key",
+  "composite",
+  "without_rowid",
+  "strict",
+  "generated",
+  "keyless",
+];
+
+export interface TableSpec {
+  readonly name: string;
+  readonly shape: Shape;
+  /** SQL for a key value of row i. */
+  readonly key: (i: number) => string[];
+  readonly keyCols: string[];
+  /** Columns written by INSERT / UPDATE, besides the key. */
+  readonly valueCols: string[];
+  readonly create: string;
+}
+
+export function spec(name: string, shape: Shape): TableSpec {
+  const int = (i: number): string[] => [String(i)];
+  const text = (i: number): string[] => [`'k${i}'`];
+  switch (shape) {
+    case "rowid":
+      return {
+        name,
+        shape,
+        key: int,
+        keyCols: ["id"],
+        valueCols: ["a", "b", "c"],
+        create: `CREATE TABLE ${name}(id INTEGER PRIMARY KEY, a, b TEXT, c REAL)`,
+      };
+    case "text_key":
+      return {
+        name,
+        shape,
+        key: text,
+        keyCols: ["k"],
+        valueCols: ["a", "b"],
+        create: `CREATE TABLE ${name}(k TEXT PRIMARY KEY NOT NULL, a, b)`,
+      };
+    case "nocase_key":
+      return {
+        name,
+        shape,
+        key: text,
+        keyCols: ["k"],
+        valueCols: ["a"],
+        create: `CREATE TABLE ${name}(k TEXT PRIMARY KEY NOT NULL COLLATE NOCASE, a)`,
+      };
+    case "composite":
+      return {
+        name,
+        shape,
+        key: (i) => [`'g${i % 7}'`, String(i)],
+        keyCols: ["k1", "k2"],
+        valueCols: ["a"],
+        create: `CREATE TABLE ${name}(k1 TEXT NOT NULL, k2 INT NOT NULL, a, PRIMARY KEY(k1, k2))`,
+      };
+    case "without_rowid":
+      return {
+        name,
+        shape,
+        key: int,
+        keyCols: ["k"],
+        valueCols: ["a", "b"],
+        create: `CREATE TABLE ${name}(k INT PRIMARY KEY, a, b) WITHOUT ROWID`,
+      };
+    case "strict":
+      return {
+        name,
+        shape,
+        key: int,
+        keyCols: ["id"],
+        valueCols: ["n", "t"],
+        create: `CREATE TABLE ${name}(id INTEGER PRIMARY KEY, n INTEGER, t TEXT) STRICT`,
+      };
+    case "generated":
+      return {
+        name,
+        shape,
+        key: int,
+        keyCols: ["id"],
+        valueCols: ["a"],
+        create: `CREATE TABLE ${name}(id INTEGER PRIMARY KEY, a INT,
+          g INT GENERATED ALWAYS AS (a * 2) VIRTUAL, s TEXT GENERATED ALWAYS AS (a || 'x') STORED)`,
+      };
+    case "keyless":
+      return {
+        name,
+        shape,
+        key: () => [],
+        keyCols: [],
+        valueCols: ["a", "b"],
+        create: `CREATE TABLE ${name}(a, b)`,
+      };
+  }
+}
+
+export function valueSql(random: () => number, shape: Shape, col: string): string {
+  if (shape === "strict") {
+    return col === "n"
+      ? String(Math.floor(random() * 1e6) - 5e5)
+      : `'t${Math.floor(random() * 50)}'`;
+  }
+  if (shape === "generated") return String(Math.floor(random() * 100));
+  if (shape === "keyless") return String(Math.floor(random() * 4)); // duplicates happen
+  const r = random();
+  if (r < 0.1) return "NULL";
+  if (r < 0.3) return String(Math.floor(random() * 1000));
+  if (r < 0.4) return `${9007199254740993n + BigInt(Math.floor(random() * 1000))}`;
+  if (r < 0.55) return String(random() * 1000 - 500);
+  if (r < 0.75) return `'v${Math.floor(random() * 100)}'`;
+  if (r < 0.8) return `'\u00e9\u4e2d${Math.floor(random() * 10)}'`;
+  if (r < 0.85) return `CAST(x'${random() < 0.5 ? "efbbbf61" : "61ff"}' AS TEXT)`;
+  const hex = Array.from(
+    { length: 1 + Math.floor(random() * 8) },
+    () => Math.floor(random() * 256).toString(16).padStart(2, "0"),
+  ).join("");
+  return `x'${hex}'`;
+}
+
+export function insertSql(random: () => number, t: TableSpec, i: number): string {
+  const vals = [...t.key(i), ...t.valueCols.map((c) => valueSql(random, t.shape, c))];
+  return `INSERT INTO ${t.name}(${[...t.keyCols, ...t.valueCols].join(", ")}) VALUES (${
+    vals.join(", ")
+  })`;
+}
+
+export function keyWhere(t: TableSpec, i: number): string {
+  const k = t.key(i);
+  return t.keyCols.map((c, j) => `${c} = ${k[j]}`).join(" AND ");
+}
+
+export interface Pair {
+  readonly name: string;
+  readonly tables: TableSpec[];
+  /** Columns the generator added, per table. */
+  readonly addedColumns: Map<string, string[]>;
+  /** Objects created (+) or dropped (-) on the after side, "index ix_t0". */
+  readonly objects: string[];
+}
+
+export function buildPair(n: number, seed: number, before: string, afterFile: string): Pair {
+  const random = prng(seed);
+  const pick = <T>(xs: readonly T[]): T => xs[Math.floor(random() * xs.length)]!;
+  const tables = Array.from(
+    { length: 1 + Math.floor(random() * 3) },
+    (_, i) => spec(`t${i}`, pick(SHAPES)),
+  );
+  const pageSize = pick([512, 1024, 4096, 65536]);
+  const rows = new Map<string, number>();
+  const db = new DatabaseSync(before);
+  db.exec(`PRAGMA page_size = ${pageSize}; PRAGMA synchronous = OFF`);
+  db.exec("BEGIN");
+  for (const t of tables) {
+    db.exec(t.create);
+    const count = Math.floor(random() * (random() < 0.2 ? 2000 : 60));
+    rows.set(t.name, count);
+    for (let i = 1; i <= count; i++) db.exec(insertSql(random, t, i));
+    if (random() < 0.3) db.exec(`CREATE INDEX ix_${t.name} ON ${t.name}(${t.valueCols[0]})`);
+  }
+  db.exec("CREATE VIEW v_old AS SELECT 1");
+  db.exec("COMMIT");
+  db.close();
+
+  const layout = pick(["in-place", "in-place", "wal-pending", "vacuum-after", "vacuum-before"]);
+  const scratch = tempDir("dbagenteval-differential-w-");
+  const work = scratch.file("w.db");
+  fs.copyFileSync(before, work);
+  const w = new DatabaseSync(work);
+  w.exec("PRAGMA synchronous = OFF");
+  if (layout === "wal-pending") w.exec("PRAGMA journal_mode = WAL; PRAGMA wal_autocheckpoint = 0");
+  const addedColumns = new Map<string, string[]>();
+  const objects: string[] = [];
+  for (const t of tables) {
+    const count = rows.get(t.name)!;
+    const edits = Math.floor(random() * 8);
+    for (let e = 0; e < edits; e++) {
+      const i = 1 + Math.floor(random() * Math.max(count, 1));
+      const what = random();
+      if (t.shape === "keyless") {
+        if (what < 0.4) w.exec(`DELETE FROM ${t.name} WHERE rowid = ${i}`);
+        else if (what < 0.7) w.exec(insertSql(random, t, 0));
+        else {w.exec(
+            `UPDATE ${t.name} SET a = ${valueSql(random, t.shape, "a")} WHERE rowid = ${i}`,
+          );}
+      } else if (what < 0.3) {
+        w.exec(`DELETE FROM ${t.name} WHERE ${keyWhere(t, i)}`);
+      } else if (what < 0.55) {
+        w.exec(insertSql(random, t, count + 1 + e));
+      } else {
+        const col = pick(t.valueCols);
+        w.exec(
+          `UPDATE ${t.name} SET ${col} = ${valueSql(random, t.shape, col)} WHERE ${keyWhere(t, i)}`,
+        );
+      }
+    }
+    if (t.shape !== "keyless" && t.shape !== "strict" && random() < 0.15) {
+      w.exec(`ALTER TABLE ${t.name} ADD COLUMN extra`);
+      if (count > 0) w.exec(`UPDATE ${t.name} SET extra = 'x' WHERE ${keyWhere(t, count)}`);
+      addedColumns.set(t.name, ["extra"]);
+    }
+    if (random() < 0.15) {
+      w.exec(`CREATE TRIGGER tr_${t.name} AFTER DELETE ON ${t.name} BEGIN SELECT 1; END`);
+      objects.push(`trigger tr_${t.name} added`);
+    }
+  }
+  if (random() < 0.2) {
+    w.exec("DROP VIEW v_old");
+    objects.push("view v_old removed");
+  }
+  const ix = tables.find(() => true);
+  if (ix !== undefined && random() < 0.15) {
+    w.exec(`CREATE INDEX ix_new ON ${ix.name}(${ix.valueCols[0]})`);
+    objects.push("index ix_new added");
+  }
+  if (layout === "vacuum-after") w.exec("VACUUM");
+  if (layout === "wal-pending") {
+    fs.copyFileSync(work, afterFile);
+    if (fs.existsSync(`${work}-wal`)) fs.copyFileSync(`${work}-wal`, `${afterFile}-wal`);
+    w.close();
+  } else {
+    w.close();
+    fs.copyFileSync(work, afterFile);
+  }
+  scratch.cleanup();
+  if (layout === "vacuum-before") {
+    const b = new DatabaseSync(before);
+    b.exec("VACUUM");
+    b.close();
+  }
+  return { name: `p${n}.db`, tables, addedColumns, objects };
+}

@@ -15,8 +15,51 @@ const DIFF = diffOf(database("users.db", [
   table("orders", { columns_added: ["note"] }),
 ]));
 
+// Two tables with removed rows; only users has a role column.
+const REMOVED = diffOf(database("shop.db", [
+  table("users", {
+    removed: [{ id: 2, role: null, name: "b" }, { id: 3, role: "y", name: "c" }],
+  }),
+  table("logs", { removed: [{ id: 1, msg: "m" }] }),
+]));
+
 // [name, diff, selector, the whole explanation]
 const cases: [string, DatabaseDiff, unknown, string][] = [
+  [
+    "names a matched count's rows once (not 'removed 2 removed rows')",
+    REMOVED,
+    { tables: { name: "users" }, rows: { removed: { $count: 2 } } },
+    `match
+  shop.db > users > 2 removed rows (count = 2)`,
+  ],
+  [
+    "reads a NULL condition as English (not 'has role is not NULL')",
+    REMOVED,
+    { rows: { removed: { where: [{ role: { "$not-eq": null }, name: "z" }] } } },
+    `no match
+  shop.db > users: no removed row has role not NULL and name = "z"; nearest: id=3: role "y" name "c"`,
+  ],
+  [
+    "leaves out the near misses of tables without the selector's column",
+    REMOVED,
+    { rows: { removed: { where: [{ role: "admin" }] } } },
+    `no match
+  shop.db > users: no removed row has role = "admin"; nearest: id=2: role NULL`,
+  ],
+  [
+    "says no changed table has the column when none has it",
+    REMOVED,
+    { rows: { removed: { where: [{ colour: "red" }] } } },
+    `no match
+  shop.db: no changed table has column colour (changed: users, logs)`,
+  ],
+  [
+    "says 'no change', not 'no change in the both planes'",
+    diffOf(database("same.db", [])),
+    {},
+    `no match
+  same.db: no change`,
+  ],
   [
     "names the nearest changed row when none matches the where",
     DIFF,

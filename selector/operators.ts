@@ -165,7 +165,8 @@ export const OPERATORS: Record<OperatorName, Operator> = {
       return (value) => sameValue(value, want);
     },
     describe: (subject, operand) =>
-      operand === null ? `${subject} is NULL` : `${subject} = ${formatValue(operand)}`,
+      // "no removed row has role NULL" (not "has role is NULL").
+      operand === null ? `${subject} NULL` : `${subject} = ${formatValue(operand)}`,
   }),
   "$not-eq": define<Scalar>("$not-eq", {
     operand: scalar(),
@@ -175,7 +176,7 @@ export const OPERATORS: Record<OperatorName, Operator> = {
       return (value) => !sameValue(value, want);
     },
     describe: (subject, operand) =>
-      operand === null ? `${subject} is not NULL` : `${subject} != ${formatValue(operand)}`,
+      operand === null ? `${subject} not NULL` : `${subject} != ${formatValue(operand)}`,
   }),
   "$in": define<readonly Scalar[]>("$in", {
     operand: valueList("$in"),

@@ -53,8 +53,8 @@ describe("OPERATORS", () => {
   });
 
   const words: [keyof typeof OPERATORS, unknown, string][] = [
-    ["$eq", null, "role is NULL"],
-    ["$not-eq", null, "role is not NULL"],
+    ["$eq", null, "role NULL"],
+    ["$not-eq", null, "role not NULL"],
     ["$eq", "admin", `role = "admin"`],
     ["$in", ["admin", "root"], `role in ["admin","root"]`],
     ["$not-in", [1, 2], "role not in [1,2]"],

@@ -37,6 +37,10 @@ export interface RowCriterion {
   test(table: TableDiff, byKey: Condition | null): boolean;
   /** What matched (`id=10: role "manager" -> "admin"`) or why nothing did. */
   explain(table: TableDiff, byKey: Condition | null): { ok: boolean; text: string };
+  /** Whether `table`'s kept rows of this kind could hold the columns it reads (false: none has them). */
+  readsColumnsOf(table: TableDiff): boolean;
+  /** The columns its conditions read, for "no table has column ..." */
+  readonly columns: readonly string[];
 }
 
 /** A compiled `$count`. */
@@ -227,7 +231,21 @@ export function compileRowCriterion(
     };
   };
 
-  return { kind, test, explain };
+  const columns = [
+    ...new Set([where, ...(hasOne ?? []), ...(hasAll ?? [])].flatMap((c) => c?.columns ?? [])),
+  ];
+  const readsColumnsOf = (table: TableDiff): boolean => {
+    const views = rowViews(table, kind);
+    // No kept row (max_rows 0, or none of this kind): nothing says it lacks them.
+    if (views.length === 0 || columns.length === 0) return true;
+    return views.some((r) =>
+      columns.every((c) =>
+        Object.hasOwn(r.values, c) || (r.before !== null && Object.hasOwn(r.before, c))
+      )
+    );
+  };
+
+  return { kind, test, explain, readsColumnsOf, columns };
 }
 
 function plural(n: number, noun: string): string {

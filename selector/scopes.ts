@@ -73,7 +73,11 @@ export function compileScopes(selector: Selector, planes: Planes): Compiled {
 
   const rowsWitness = (t: TableDiff): string => {
     if (criteria.length > 0) {
-      return criteria.map((c) => `${c.kind} ${c.explain(t, byKey).text}`).join("; ");
+      // A count ("2 removed rows") names its kind already.
+      return criteria.map((c) => {
+        const text = c.explain(t, byKey).text;
+        return text.includes(`${c.kind} row`) ? text : `${c.kind} ${text}`;
+      }).join("; ");
     }
     const hit = anyKind.find((c) => c.test(t, byKey));
     return hit === undefined ? "" : `${hit.kind} ${hit.explain(t, byKey).text}`;
@@ -90,11 +94,8 @@ export function compileScopes(selector: Selector, planes: Planes): Compiled {
     const reason = databases?.explain(db) ?? dbCriteria?.explain(db) ?? null;
     if (reason !== null) return [`${db.name}: ${reason}`];
     if (!needsTable) {
-      return [
-        `${db.name}: no change in the ${planesName(planes)} plane${
-          planes.data && planes.schema ? "s" : ""
-        }`,
-      ];
+      const where = planes.data && planes.schema ? "" : ` in the ${planesName(planes)} plane`;
+      return [`${db.name}: no change${where}`];
     }
     const candidates = db.tables.filter((t) => tableFilter === null || tableFilter.test(t));
     if (candidates.length === 0) {
@@ -108,7 +109,19 @@ export function compileScopes(selector: Selector, planes: Planes): Compiled {
       ];
     }
     const kinds = criteria.length > 0 ? criteria.map((c) => c.kind) : ROW_KINDS;
-    const busy = candidates.filter((t) => kinds.some((k) => t.counts[k] > 0));
+    const changed = candidates.filter((t) => kinds.some((k) => t.counts[k] > 0));
+    // A near miss from a table without the columns the selector reads says
+    // nothing: leave such tables out, or say that no table has the columns.
+    const failing = (t: TableDiff) => criteria.find((c) => !c.test(t, byKey));
+    const busy = changed.filter((t) => failing(t)?.readsColumnsOf(t) ?? true);
+    if (changed.length > 0 && busy.length === 0) {
+      const columns = [...new Set(criteria.flatMap((c) => c.columns))];
+      return [
+        `${db.name}: no changed table has column${columns.length === 1 ? "" : "s"} ${
+          columns.join(", ")
+        } (changed: ${changed.slice(0, MAX_TABLES_SHOWN).map((t) => t.name).join(", ")})`,
+      ];
+    }
     const shown = busy.slice(0, MAX_TABLES_SHOWN);
     const lines = shown.map((t) => `${db.name} > ${t.name}: ${rowsReason(t)}`);
     if (busy.length > shown.length) {

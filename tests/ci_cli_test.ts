@@ -213,7 +213,7 @@ describe("shards and merge", () => {
       "merged.xml",
     ]);
     assert.equal(m.code, 1, m.stderr);
-    assert.match(m.stdout, /^8 of 12 passed \(67%\), 3 failed, 1 errors\n/);
+    assert.match(m.stdout, /^8 of 12 passed \(67%\), 3 failed, 1 error\n/);
     const merged = readJson("merged.json");
     const whole = readJson("all.json");
     const verdicts = (r: { cases: { id: string; verdict: string }[] }) =>

@@ -387,14 +387,14 @@ describe("dbagenteval diff", () => {
     save("right_agent", "after.json");
     const r = run(["diff", "before.json", "after.json"]);
     assert.equal(r.code, 0, r.stderr);
-    assert.match(r.stdout, /\*\*0 regressions, 1 fixes, 0 added, 0 removed\*\*/);
+    assert.match(r.stdout, /\*\*0 regressions, 1 fix, 0 added, 0 removed\*\*/);
     assert.match(r.stdout, /- pears \(FAIL -> PASS\)/);
   });
 
   it("diff lists a regression and exits 1", () => {
     const r = run(["diff", "after.json", "before.json"]);
     assert.equal(r.code, 1, r.stderr);
-    assert.match(r.stdout, /\*\*1 regressions, 0 fixes, 0 added, 0 removed\*\*/);
+    assert.match(r.stdout, /\*\*1 regression, 0 fixes, 0 added, 0 removed\*\*/);
     assert.match(r.stdout, /- pears \(PASS -> FAIL\)/);
   });
 

@@ -36,7 +36,9 @@ export function markdownReport(result: SuiteResult | RunFile): string {
   const lines = [
     "# dbagenteval report",
     "",
-    `**${t.passed} of ${t.total} passed (${pct}%), ${t.failed} failed, ${t.errors} errors${skipped}**`,
+    `**${t.passed} of ${t.total} passed (${pct}%), ${t.failed} failed, ${t.errors} error${
+      t.errors === 1 ? "" : "s"
+    }${skipped}**`,
   ];
   if (run.judge_calls > 0) lines.push("", `Judge calls: ${run.judge_calls}`);
   const notPassing = run.cases.filter((c) => c.verdict !== PASS && c.verdict !== SKIP);

@@ -112,7 +112,7 @@ describe("diffRuns()", () => {
       [
         "# dbagenteval diff",
         "",
-        "**0 regressions, 1 fixes, 0 added, 0 removed**",
+        "**0 regressions, 1 fix, 0 added, 0 removed**",
         "",
         "## Fixes",
         "",
@@ -131,7 +131,7 @@ describe("diffRuns()", () => {
       [
         "# dbagenteval diff",
         "",
-        "**1 regressions, 0 fixes, 1 added, 1 removed**",
+        "**1 regression, 0 fixes, 1 added, 1 removed**",
         "",
         "## Regressions",
         "",

@@ -153,7 +153,9 @@ export function suiteSummary(
   const pct = totals.total === 0 ? 0 : roundHalfEven((100 * totals.passed) / totals.total);
   const skipped = totals.skipped > 0 ? `, ${totals.skipped} skipped` : "";
   lines.push(
-    `${totals.passed} of ${totals.total} passed (${pct}%), ${totals.failed} failed, ${totals.errors} errors${skipped}`,
+    `${totals.passed} of ${totals.total} passed (${pct}%), ${totals.failed} failed, ${totals.errors} error${
+      totals.errors === 1 ? "" : "s"
+    }${skipped}`,
   );
   for (const [stage, n] of Object.entries(failuresByStage)) {
     lines.push(`  first failing stage ${stage}: ${n}`);

@@ -29,6 +29,7 @@ db.command("info")
   .description("print a SQLite file's tables, row counts, page size, encoding and journal mode")
   .argument("<path>", "the database file")
   .option("--json", "print JSON instead of text")
+  .option("--schema", "also print each table's columns, key, indexes and triggers, and the views")
   .action(async (path, options) => {
     const { dbInfoCommand } = await import("./lib/cli/db_info.ts");
     process.exitCode = await dbInfoCommand(path, options);

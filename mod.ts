@@ -91,6 +91,11 @@ export {
 export { diffSqliteDatabases, streamSqliteDiff } from "./lib/diff/diff_sqlite.ts";
 export type { DiffListener } from "./lib/diff/listener.ts";
 export { foldName } from "./lib/diff/names.ts";
+export {
+  type DatabaseSchema,
+  readDatabaseSchema,
+  type TableSchemaInfo,
+} from "./lib/diff/schema_info.ts";
 export { SqlRenderer } from "./lib/diff/render_sql.ts";
 export { diffChanged, renderDiffSummary } from "./lib/diff/render_summary.ts";
 export {

@@ -84,3 +84,53 @@ describe("dbagenteval db info", () => {
     assert.equal(pkg.version, deno.version);
   });
 });
+
+describe("dbagenteval db info --schema", () => {
+  const file = makeDb(
+    dir.file("schema.db"),
+    `CREATE TABLE u(id INTEGER PRIMARY KEY, name TEXT NOT NULL DEFAULT 'x',
+       g INT GENERATED ALWAYS AS (id * 2));
+     CREATE TABLE w(a TEXT, b INT, PRIMARY KEY(a, b)) WITHOUT ROWID;
+     CREATE TABLE k(x);
+     CREATE INDEX ix ON u(name);
+     CREATE VIEW v AS SELECT 1;
+     CREATE TRIGGER tr AFTER INSERT ON u BEGIN SELECT 1; END;`,
+  );
+
+  it("prints each table's key, columns, indexes and triggers, then the views", () => {
+    const r = runCli(["db", "info", file, "--schema"]);
+    assert.equal(r.code, 0, r.stderr);
+    const schema = r.stdout.slice(r.stdout.indexOf("\n\n") + 2);
+    assert.equal(
+      schema,
+      [
+        "k: table, no key: rows compared as a multiset",
+        "  x",
+        "",
+        "u: table, key (id), the rowid",
+        "  id INTEGER PRIMARY KEY",
+        "  name TEXT NOT NULL DEFAULT 'x'",
+        "  g INT GENERATED VIRTUAL",
+        "  index ix: CREATE INDEX ix ON u(name)",
+        "  trigger tr: CREATE TRIGGER tr AFTER INSERT ON u BEGIN SELECT 1; END",
+        "",
+        "w: WITHOUT ROWID table, key (a, b)",
+        "  a TEXT PRIMARY KEY #1 NOT NULL",
+        "  b INT PRIMARY KEY #2 NOT NULL",
+        "",
+        "views:",
+        "  v: CREATE VIEW v AS SELECT 1",
+        "",
+      ].join("\n"),
+    );
+  });
+
+  it("adds the schema to --json", () => {
+    const r = runCli(["db", "info", file, "--schema", "--json"]);
+    assert.equal(r.code, 0, r.stderr);
+    const info = JSON.parse(r.stdout);
+    const w = info.schema.tables.find((t: { name: string }) => t.name === "w");
+    assert.deepEqual([w.key, w.key_kind, w.without_rowid], [["a", "b"], "primary_key", true]);
+    assert.deepEqual(info.schema.views, [{ name: "v", sql: "CREATE VIEW v AS SELECT 1" }]);
+  });
+});

@@ -5,6 +5,7 @@
  */
 import process from "node:process";
 import { databaseInfo } from "../sqlite/info.ts";
+import { type DatabaseSchema, readDatabaseSchema } from "../diff/schema_info.ts";
 
 /**
  * Prints a SQLite file's summary.
@@ -13,10 +14,15 @@ import { databaseInfo } from "../sqlite/info.ts";
  * @param options `json`: print the summary as JSON
  * @returns the exit code
  */
-export async function dbInfoCommand(path: string, options: { json?: true }): Promise<number> {
+export async function dbInfoCommand(
+  path: string,
+  options: { json?: true; schema?: true },
+): Promise<number> {
   const info = await databaseInfo(path);
+  const schema = options.schema ? await readDatabaseSchema(path) : null;
   if (options.json) {
-    process.stdout.write(`${JSON.stringify(info, null, 2)}\n`);
+    const out = schema === null ? info : { ...info, schema };
+    process.stdout.write(`${JSON.stringify(out, null, 2)}\n`);
     return 0;
   }
   const lines = [
@@ -29,6 +35,43 @@ export async function dbInfoCommand(path: string, options: { json?: true }): Pro
     const count = t.rows === null ? `(${t.type}, not counted)` : `${t.rows} row(s)`;
     lines.push(`  ${t.name.padEnd(width)}  ${count}`);
   }
+  if (schema !== null) lines.push(...schemaLines(schema));
   process.stdout.write(`${lines.join("\n")}\n`);
   return 0;
+}
+
+/** The schema as text: per table its key, columns, indexes and triggers; then views. */
+function schemaLines(schema: DatabaseSchema): string[] {
+  const out: string[] = [];
+  for (const t of schema.tables) {
+    const kind = t.module !== null
+      ? `virtual table USING ${t.module}`
+      : t.without_rowid
+      ? "WITHOUT ROWID table"
+      : "table";
+    const key = t.key_kind === "none"
+      ? "no key: rows compared as a multiset"
+      : `key (${t.key.join(", ")})${t.key_kind === "rowid" ? ", the rowid" : ""}`;
+    out.push("", `${t.name}: ${kind}, ${key}`);
+    for (const c of t.columns) {
+      if (c.hidden === 1) continue;
+      const parts = [c.name, c.type];
+      if (c.primary_key > 0) {
+        parts.push(`PRIMARY KEY${t.key.length > 1 ? ` #${c.primary_key}` : ""}`);
+      }
+      if (c.not_null) parts.push("NOT NULL");
+      if (c.default !== null) parts.push(`DEFAULT ${c.default}`);
+      if (c.hidden === 2 || c.hidden === 3) {
+        parts.push(`GENERATED ${c.hidden === 2 ? "VIRTUAL" : "STORED"}`);
+      }
+      out.push(`  ${parts.filter((p) => p !== "").join(" ")}`);
+    }
+    for (const i of t.indexes) out.push(`  index ${i.name}: ${i.sql}`);
+    for (const i of t.triggers) out.push(`  trigger ${i.name}: ${i.sql}`);
+  }
+  if (schema.views.length > 0) {
+    out.push("", "views:");
+    for (const v of schema.views) out.push(`  ${v.name}: ${v.sql}`);
+  }
+  return out;
 }

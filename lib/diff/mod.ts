@@ -7,6 +7,7 @@
 export { diffSqliteDatabases, streamSqliteDiff } from "./diff_sqlite.ts";
 export type { DiffListener } from "./listener.ts";
 export { foldName } from "./names.ts";
+export { type DatabaseSchema, readDatabaseSchema, type TableSchemaInfo } from "./schema_info.ts";
 export { SqlRenderer } from "./render_sql.ts";
 export { diffChanged, renderDiffSummary } from "./render_summary.ts";
 export {

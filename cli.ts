@@ -61,6 +61,7 @@ db.command("diff")
     "--sql [file]",
     "write SQL that turns BEFORE into AFTER (schema and data), to stdout or FILE",
   )
+  .option("--changeset <file>", "write the row changes as a SQLite session changeset to FILE")
   .option("--summary", "one line per changed table with its row counts")
   .option("--exit-code", "exit 1 when the databases differ, 0 when not (like git diff)")
   .option("-q, --quiet", "print nothing; exit 1 when the databases differ, 0 when not")

@@ -97,6 +97,7 @@ export {
   type TableSchemaInfo,
 } from "./lib/diff/schema_info.ts";
 export { SqlRenderer } from "./lib/diff/render_sql.ts";
+export { ChangesetRenderer } from "./lib/diff/render_changeset.ts";
 export { diffChanged, renderDiffSummary } from "./lib/diff/render_summary.ts";
 export {
   type DatabaseSource,

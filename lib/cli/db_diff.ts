@@ -10,6 +10,7 @@ import { diffFilesystemDatabases } from "../diff/diff_filesystem.ts";
 import { diffSqliteDatabases, streamSqliteDiff } from "../diff/diff_sqlite.ts";
 import { foldName } from "../diff/names.ts";
 import { SqlRenderer } from "../diff/render_sql.ts";
+import { ChangesetRenderer } from "../diff/render_changeset.ts";
 import { diffChanged, renderDiffSummary } from "../diff/render_summary.ts";
 import { suggest } from "../../selector/_text.ts";
 import { diffToJson } from "../diff/json.ts";
@@ -30,6 +31,8 @@ export interface DbDiffOptions {
   readonly missingAsEmpty?: boolean;
   /** Write SQL that turns BEFORE into AFTER: true for stdout, or a file. */
   readonly sql?: string | true;
+  /** Write the row changes as a SQLite session changeset to this file. */
+  readonly changeset?: string;
   /** One line per changed table with its counts. */
   readonly summary?: boolean;
   /** Exit 1 when something changed, 0 when not (like git diff --exit-code). */
@@ -85,10 +88,12 @@ export async function dbDiffCommand(
   if (!folders && options.pattern !== undefined) {
     throw new UsageError("--pattern applies to folders only; pass two folders or drop --pattern");
   }
-  if (options.sql !== undefined && folders) {
-    throw new UsageError(
-      "--sql turns one database into another; pass two files, not folders",
-    );
+  for (const [flag, given] of [["--sql", options.sql], ["--changeset", options.changeset]]) {
+    if (given !== undefined && folders) {
+      throw new UsageError(
+        `${flag} turns one database into another; pass two files, not folders`,
+      );
+    }
   }
   const pattern = options.pattern === undefined ? {} : { dbPatterns: options.pattern };
   const run = (o: DiffOptions): Promise<DatabaseDiff> =>
@@ -109,6 +114,9 @@ export async function dbDiffCommand(
   };
   if (options.sql !== undefined) {
     return await writeSql(before, after, options.sql, diffOptions, exitCode);
+  }
+  if (options.changeset !== undefined) {
+    return await writeChangeset(before, after, options.changeset, diffOptions, exitCode);
   }
   let diff: DatabaseDiff;
   if (folders) {
@@ -162,6 +170,32 @@ async function checkTables(
           : "the databases have no tables"
       }`,
     );
+  }
+}
+
+/** `--changeset FILE`: streams the session changeset into FILE. */
+async function writeChangeset(
+  before: string,
+  after: string,
+  file: string,
+  options: DiffOptions,
+  exitCode: boolean,
+): Promise<number> {
+  const fd = fs.openSync(file, "w");
+  const renderer = new ChangesetRenderer({ write: (bytes) => void fs.writeSync(fd, bytes) });
+  try {
+    const diff = await streamSqliteDiff(
+      before,
+      after,
+      { ...options, includeData: true, maxRows: 0 },
+      renderer,
+    );
+    for (const o of renderer.omitted) {
+      process.stderr.write(`note: ${o.table} is not in the changeset (${o.reason})\n`);
+    }
+    return exitCode && diffChanged(diff) ? 1 : 0;
+  } finally {
+    fs.closeSync(fd);
   }
 }
 

@@ -9,6 +9,7 @@ export type { DiffListener } from "./listener.ts";
 export { foldName } from "./names.ts";
 export { type DatabaseSchema, readDatabaseSchema, type TableSchemaInfo } from "./schema_info.ts";
 export { SqlRenderer } from "./render_sql.ts";
+export { ChangesetRenderer } from "./render_changeset.ts";
 export { diffChanged, renderDiffSummary } from "./render_summary.ts";
 export {
   type DatabaseSource,

@@ -1,0 +1,141 @@
+/**
+ * `db diff --changeset`: the changeset is applied to an in-memory copy of
+ * the before file with the WASM build's `sqlite3changeset_apply` (any
+ * conflict aborts), and the result diffed against the after file: every
+ * table the changeset carries must then be the same.
+ *
+ * @module
+ */
+import { after, describe, it } from "node:test";
+import assert from "node:assert/strict";
+import * as fs from "node:fs";
+import { openMemoryDatabase } from "../lib/sqlite/database.ts";
+import { loadSqlite } from "../lib/sqlite/_wasm.ts";
+import { diffSqliteDatabases, streamSqliteDiff } from "../lib/diff/diff_sqlite.ts";
+import { ChangesetRenderer } from "../lib/diff/render_changeset.ts";
+import { makeDb, tempDir } from "./fixtures.ts";
+import { runCli } from "./cli.ts";
+import { buildPair } from "./_diff_pairs.ts";
+
+const dir = tempDir("dbagenteval-changeset-");
+after(() => dir.cleanup());
+
+interface ApplyCapi {
+  sqlite3_malloc(n: number): number;
+  sqlite3_free(p: number): void;
+  sqlite3_deserialize(
+    db: number,
+    schema: string,
+    data: number,
+    size: number,
+    buffer: number,
+    flags: number,
+  ): number;
+  sqlite3changeset_apply(
+    db: number,
+    n: number,
+    p: number,
+    filter: number,
+    conflict: (ctx: number, kind: number, iter: number) => number,
+    ctx: number,
+  ): number;
+}
+
+/** Applies `changeset` to an in-memory copy of `file` and writes the result to `out`. */
+async function applyChangeset(file: string, changeset: Uint8Array, out: string): Promise<void> {
+  const sqlite = await loadSqlite();
+  const capi = sqlite.capi as unknown as ApplyCapi;
+  const db = await openMemoryDatabase();
+  try {
+    const bytes = fs.readFileSync(file);
+    bytes[18] = 1; // a WAL-mode header cannot be deserialized; the pages are the same
+    bytes[19] = 1;
+    const p = capi.sqlite3_malloc(Math.max(bytes.length, 1));
+    sqlite.wasm.heap8u().set(bytes, p);
+    assert.equal(capi.sqlite3_deserialize(db.handle, "main", p, bytes.length, bytes.length, 3), 0);
+    const c = capi.sqlite3_malloc(Math.max(changeset.length, 1));
+    sqlite.wasm.heap8u().set(changeset, c);
+    const conflicts: number[] = [];
+    // SQLITE_CHANGESET_ABORT (2) on any conflict.
+    const rc = capi.sqlite3changeset_apply(db.handle, changeset.length, c, 0, (_x, kind) => {
+      conflicts.push(kind);
+      return 2;
+    }, 0);
+    capi.sqlite3_free(c);
+    assert.deepEqual(conflicts, [], "conflicts while applying");
+    assert.equal(rc, 0, `sqlite3changeset_apply returned ${rc}`);
+    fs.writeFileSync(out, sqlite.capi.sqlite3_js_db_export(db.handle));
+  } finally {
+    db.close();
+  }
+}
+
+async function changesetOf(
+  a: string,
+  b: string,
+): Promise<{ bytes: Uint8Array; omitted: string[] }> {
+  const chunks: Uint8Array[] = [];
+  const renderer = new ChangesetRenderer({ write: (x) => void chunks.push(x.slice()) });
+  await streamSqliteDiff(a, b, { maxRows: 0 }, renderer);
+  const bytes = new Uint8Array(chunks.reduce((n, x) => n + x.length, 0));
+  let at = 0;
+  for (const x of chunks) {
+    bytes.set(x, at);
+    at += x.length;
+  }
+  return { bytes, omitted: renderer.omitted.map((o) => o.table) };
+}
+
+describe("db diff --changeset", () => {
+  it("writes a changeset that sqlite3changeset_apply turns into after (CLI)", async () => {
+    const schema = `CREATE TABLE u(id INTEGER PRIMARY KEY, name TEXT, v);
+      CREATE TABLE c(k TEXT COLLATE NOCASE, n INT, v, PRIMARY KEY(n, k)) WITHOUT ROWID;
+      CREATE TABLE logs(msg);`;
+    const a = makeDb(
+      dir.file("a.db"),
+      `${schema} INSERT INTO u VALUES (1, 'ann', 1.5), (2, 'bob', x'00ff'), (3, 'cy', NULL);
+       INSERT INTO c VALUES ('a', 1, 'x'), ('b', 2, 'y'); INSERT INTO logs VALUES ('l');`,
+    );
+    const b = makeDb(
+      dir.file("b.db"),
+      `${schema} INSERT INTO u VALUES (1, 'ann', 2.5), (2, CAST(x'ff' AS TEXT), x'00ff'),
+         (4, 'di', 9007199254740993);
+       INSERT INTO c VALUES ('A', 1, 'x'), ('b', 2, 'z'); INSERT INTO logs VALUES ('m');`,
+    );
+    const file = dir.file("d.changeset");
+    const r = runCli(["db", "diff", a, b, "--changeset", file]);
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(r.stderr, "note: logs is not in the changeset (no primary key)\n");
+    const out = dir.file("applied.db");
+    await applyChangeset(a, fs.readFileSync(file), out);
+    const diff = await diffSqliteDatabases(out, b);
+    assert.deepEqual(
+      diff.databases[0]!.tables.map((t) => [t.name, t.status]),
+      [["c", "unchanged"], ["logs", "changed"], ["u", "unchanged"]],
+    );
+  });
+
+  it("carries every table it can of 40 seeded pairs", async () => {
+    const problems: string[] = [];
+    for (let n = 0; n < 40; n++) {
+      const a = dir.file(`pa${n}.db`);
+      const b = dir.file(`pb${n}.db`);
+      buildPair(n, 777 + n, a, b);
+      const { bytes, omitted } = await changesetOf(a, b);
+      const out = dir.file(`pc${n}.db`);
+      try {
+        await applyChangeset(a, bytes, out);
+      } catch (e) {
+        problems.push(`p${n}: ${(e as Error).message}`);
+        continue;
+      }
+      const diff = await diffSqliteDatabases(out, b, { includeSchema: false });
+      for (const t of diff.databases[0]!.tables) {
+        if (t.status !== "unchanged" && !omitted.includes(t.name)) {
+          problems.push(`p${n} ${t.name}: ${JSON.stringify(t.counts)}`);
+        }
+      }
+    }
+    assert.deepEqual(problems, []);
+  });
+});

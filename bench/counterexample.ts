@@ -9,6 +9,7 @@
  * two queries differ on it.
  *
  *     deno run -A bench/counterexample.ts [--in-process] [--only chinook|shop|lab] [--limit N]
+ *         [--budget N] [--verbose]
  *
  * The anchor is `dbagenteval --version` (process start alone), measured in
  * the same run.
@@ -36,8 +37,11 @@ const inProcess = args.includes("--in-process");
 const only = args.includes("--only") ? args[args.indexOf("--only") + 1] : undefined;
 const limit = args.includes("--limit") ? Number(args[args.indexOf("--limit") + 1]) : Infinity;
 const verbose = args.includes("--verbose");
+const budget = args.includes("--budget") ? Number(args[args.indexOf("--budget") + 1]) : undefined;
 
 interface Claim {
+  /** CPU seconds of the process (user + system), from GNU time; NaN in-process. */
+  readonly cpu: number;
   readonly found: boolean;
   readonly tried: number;
   readonly databaseSql?: string;
@@ -59,17 +63,19 @@ async function search(
 ): Promise<Claim> {
   const t0 = performance.now();
   if (inProcess) {
-    const r = await findCounterexample({ db: file, reference, candidate, ordered });
+    const r = await findCounterexample({ db: file, reference, candidate, ordered, budget });
     return {
+      cpu: NaN,
       found: r.found,
       tried: r.tried,
       ...(r.databaseSql !== undefined ? { databaseSql: r.databaseSql } : {}),
       seconds: (performance.now() - t0) / 1000,
     };
   }
-  const [cmd, ...pre] = cliCommand();
-  const r = spawnSync(cmd!, [
-    ...pre,
+  const r = spawnSync("/usr/bin/time", [
+    "-f",
+    "__CPU__ %U %S",
+    ...cliCommand(),
     "counterexample",
     "--db",
     file,
@@ -78,15 +84,19 @@ async function search(
     "--candidate",
     candidate,
     ...(ordered ? ["--ordered"] : []),
+    ...(budget !== undefined ? ["--budget", String(budget)] : []),
     "--json",
     "-",
   ], { encoding: "utf8", env: { ...process.env, NO_COLOR: "1" } });
   const seconds = (performance.now() - t0) / 1000;
+  const times = /__CPU__ ([\d.]+) ([\d.]+)/.exec(r.stderr);
+  const cpu = times === null ? NaN : Number(times[1]) + Number(times[2]);
   if (r.status !== 0 && r.status !== 1) {
-    return { found: false, tried: 0, seconds, error: r.stderr.trim() };
+    return { cpu, found: false, tried: 0, seconds, error: r.stderr.trim() };
   }
   const json = JSON.parse(r.stdout) as { found: boolean; database_sql?: string; tried: number };
   return {
+    cpu,
     found: json.found,
     tried: json.tried,
     ...(json.database_sql !== undefined ? { databaseSql: json.database_sql } : {}),
@@ -173,9 +183,9 @@ try {
     }`,
   );
   console.log(
-    "| database | near misses caught | claims on equivalents | claims not reproduced | median s | p95 s | median/anchor | shrunk rows (median, max) |",
+    "| database | near misses caught | claims on equivalents | claims not reproduced | median s | p95 s | median/anchor | CPU median s | CPU p95 s | shrunk rows (median, max) |",
   );
-  console.log("| --- | --- | --- | --- | --- | --- | --- | --- |");
+  console.log("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |");
   for (const db of ["chinook", "shop", "lab", "all"] as const) {
     const r = rows.filter((x) => db === "all" || x.db === db);
     if (r.length === 0) continue;
@@ -186,12 +196,15 @@ try {
     const times = r.map((x) => x.claim.seconds);
     const sizes = r.filter((x) => x.claim.found).map((x) => x.inserts);
     const med = percentile(times, 50);
+    const cpu = r.map((x) => x.claim.cpu);
     console.log(
       `| ${db} | ${caught}/${near.length} (${
         (100 * caught / Math.max(1, near.length)).toFixed(1)
       }%) | ${falseClaims} | ${bad} | ${med.toFixed(3)} | ${percentile(times, 95).toFixed(3)} | ${
         (med / anchor).toFixed(2)
-      } | ${percentile(sizes, 50)}, ${Math.max(0, ...sizes)} |`,
+      } | ${percentile(cpu, 50).toFixed(2)} | ${percentile(cpu, 95).toFixed(2)} | ${
+        percentile(sizes, 50)
+      }, ${Math.max(0, ...sizes)} |`,
     );
   }
   const triedToFind = rows.filter((x) => x.kind === "near miss" && x.claim.found).map((x) =>
@@ -214,6 +227,9 @@ try {
   if (errors.length > 0) {
     console.log(`\nsearches that could not run: ${errors.length}, e.g. ${errors[0]!.claim.error}`);
   }
+  console.log(
+    `load average at the end: ${os.loadavg().map((l) => l.toFixed(1)).join(", ")} (2 cores)`,
+  );
   console.log(`\nChinook file unchanged (bytes and mtime): ${unchanged}`);
 } finally {
   fs.rmSync(dir, { recursive: true, force: true });

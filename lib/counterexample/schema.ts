@@ -52,6 +52,8 @@ export interface SearchTable {
 /** The tables two queries need, parents before children, and the views they read. */
 export interface SearchSchema {
   readonly tables: readonly SearchTable[];
+  /** The names of the tables the queries read (the others are there for foreign keys). */
+  readonly read: ReadonlySet<string>;
   /** `CREATE VIEW` statements the queries read, verbatim, in dependency order. */
   readonly viewSql: readonly string[];
 }
@@ -265,6 +267,7 @@ export function readSearchSchema(
   for (const n of names) addView(n);
   return {
     tables: ordered,
+    read: new Set(ordered.filter((t) => wanted.has(t.name)).map((t) => t.name)),
     viewSql: views.filter((v) => wantedViews.has(v.name)).map((v) => v.sql!),
   };
 }

@@ -10,7 +10,6 @@ import type { SqliteValue } from "../../sqlite/value.ts";
 import type { CandidateRow } from "../candidate.ts";
 import type { ColumnPool } from "../pools.ts";
 import type { SearchTable } from "../schema.ts";
-import type { Random } from "../_random.ts";
 import { withParents } from "./_closure.ts";
 import { subsetRows } from "./real_subset.ts";
 import type { Strategy, StrategyContext } from "./strategy.ts";
@@ -33,8 +32,9 @@ function mutate(
   table: SearchTable,
   rows: CandidateRow[],
   pools: readonly ColumnPool[],
-  random: Random,
+  context: StrategyContext,
 ): void {
+  const { random } = context;
   if (rows.length === 0) return;
   const at = random.int(0, rows.length - 1);
   const row = [...rows[at]!];
@@ -45,15 +45,31 @@ function mutate(
   const i = target.i >= 0 ? target.i : pools.indexOf(target.p);
   const kind = random.int(0, 5);
   if (kind === 0) {
-    // duplicate the row with new key values (a second tenant, a repeat)
+    // The row again under new key values (a repeat); now and then under
+    // another parent row too (the same values for a second tenant).
     const unique = new Set(table.uniqueSets.flat());
-    const copy = row.map((v, c) =>
-      unique.has(table.columns[c]!.name) && (table.uniqueSets.length > 0) ? freshKey(rows, c, v) : v
-    );
-    if (random.chance(0.5) && table.uniqueSets.length > 0) {
-      // keep every key but the rowid alias: duplicate values across rows
-      rows.push(copy);
-    } else rows.push(copy);
+    const copy = row.map((v, c) => unique.has(table.columns[c]!.name) ? freshKey(rows, c, v) : v);
+    if (table.foreignKeys.length > 0 && random.chance(0.5)) {
+      const fk = random.pick(table.foreignKeys);
+      const parent = context.schema.tables.find((t) =>
+        t.name.toLowerCase() === fk.parent.toLowerCase()
+      );
+      const sample = parent === undefined ? [] : context.real.sample(parent.name);
+      const parentColumns = parent === undefined
+        ? []
+        : fk.parentColumns.length > 0
+        ? fk.parentColumns
+        : parent.columns.filter((c) => c.pk > 0).sort((a, b) => a.pk - b.pk).map((c) => c.name);
+      if (parent !== undefined && sample.length > 0) {
+        const other = random.pick(sample);
+        fk.columns.forEach((name, k) => {
+          const x = table.columns.findIndex((c) => c.name === name);
+          const pi = parent.columns.findIndex((c) => c.name === parentColumns[k]);
+          if (x >= 0 && pi >= 0) copy[x] = other[pi] ?? null;
+        });
+      }
+    }
+    rows.push(copy);
     return;
   }
   if (kind === 1 && !target.p.column.notNull) row[i] = null;
@@ -85,7 +101,7 @@ export const mutatedSubset: Strategy = {
       const changes = random.int(1, 3);
       for (let k = 0; k < changes; k++) {
         const t = random.pick(tables);
-        mutate(t, rows.get(t.name)!, context.pools.get(t.name)!, random);
+        mutate(t, rows.get(t.name)!, context.pools.get(t.name)!, context);
       }
     }
     return withParents(rows, context);

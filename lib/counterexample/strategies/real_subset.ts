@@ -19,7 +19,9 @@ import type { Strategy, StrategyContext } from "./strategy.ts";
 export function subsetRows(context: StrategyContext, most: number): Map<string, CandidateRow[]> {
   const { random } = context;
   const rows = new Map<string, CandidateRow[]>();
+  // Only the tables the queries read: parents come with the rows that need them.
   for (const t of context.schema.tables) {
+    if (!context.schema.read.has(t.name)) continue;
     const sample = context.real.sample(t.name);
     const n = random.int(0, Math.min(most, sample.length));
     if (n > 0) rows.set(t.name, random.sample(sample, n));

@@ -62,6 +62,11 @@ db.command("diff")
     "write SQL that turns BEFORE into AFTER (schema and data), to stdout or FILE",
   )
   .option("--changeset <file>", "write the row changes as a SQLite session changeset to FILE")
+  .option(
+    "--primary-key",
+    "pair rows by the declared primary key (the default, like sqldiff --primarykey)",
+  )
+  .option("--rowid", "pair rows of rowid tables by rowid, like plain sqldiff")
   .option("--summary", "one line per changed table with its row counts")
   .option("--exit-code", "exit 1 when the databases differ, 0 when not (like git diff)")
   .option("-q, --quiet", "print nothing; exit 1 when the databases differ, 0 when not")

@@ -109,3 +109,53 @@ describe("dbagenteval db diff outputs", () => {
     assert.match(r.stderr, /--sql turns one database into another; pass two files/);
   });
 });
+
+describe("dbagenteval db diff --rowid", () => {
+  const schema = "CREATE TABLE t(k TEXT PRIMARY KEY, v); CREATE TABLE m(a, b);";
+  const a = makeDb(
+    dir.file("ra.db"),
+    `${schema} INSERT INTO t VALUES ('x', 1), ('y', 2); INSERT INTO m VALUES (1, 2), (3, 4);`,
+  );
+  const b = makeDb(
+    dir.file("rb.db"),
+    `${schema} INSERT INTO t VALUES ('y', 2), ('x', 1); INSERT INTO m VALUES (3, 4), (1, 2);`,
+  );
+
+  it("pairs rows by rowid like plain sqldiff, and by key with --primary-key (the default)", () => {
+    const byKey = runCli(["db", "diff", a, b, "--summary", "--primary-key"]);
+    assert.equal(byKey.code, 0, byKey.stderr);
+    assert.match(byKey.stdout, /2 tables unchanged/);
+    const byRowid = runCli(["db", "diff", a, b, "--summary", "--rowid"]);
+    assert.equal(byRowid.code, 0, byRowid.stderr);
+    assert.match(
+      byRowid.stdout,
+      /  m: 2 changed, 0 added, 0 removed\n  t: 2 changed, 0 added, 0 removed/,
+    );
+    const sqldiff = spawnSync("sqldiff", ["--summary", a, b], { encoding: "utf8" });
+    assert.match(sqldiff.stdout, /m: 2 changes, 0 inserts, 0 deletes/);
+    assert.match(sqldiff.stdout, /t: 2 changes, 0 inserts, 0 deletes/);
+  });
+
+  it("--sql with --rowid writes rowids, so the patched copy pairs by rowid too", () => {
+    // Not a swap of unique keys between rowids: no UPDATE order can apply that.
+    const b2 = makeDb(
+      dir.file("rb2.db"),
+      `${schema} INSERT INTO t VALUES ('p', 1), ('x', 5); INSERT INTO m VALUES (3, 4), (1, 2);`,
+    );
+    const r = runCli(["db", "diff", a, b2, "--sql", "--rowid"]);
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout, /UPDATE "t" SET "k" = 'p' WHERE "rowid" = 1;/);
+    const copy = dir.file("rcopy.db");
+    fs.copyFileSync(a, copy);
+    const apply = spawnSync("sqlite3", ["-bail", copy], { input: r.stdout, encoding: "utf8" });
+    assert.equal(apply.status, 0, apply.stderr);
+    assert.equal(runCli(["db", "diff", copy, b2, "--rowid", "--quiet"]).code, 0);
+    assert.equal(spawnSync("sqldiff", [copy, b2], { encoding: "utf8" }).stdout, "");
+  });
+
+  it("refuses --rowid with --primary-key, exit 2", () => {
+    const r = runCli(["db", "diff", a, b, "--rowid", "--primary-key"]);
+    assert.equal(r.code, 2);
+    assert.match(r.stderr, /--rowid and --primary-key choose how rows pair/);
+  });
+});

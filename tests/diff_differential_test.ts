@@ -34,8 +34,13 @@ const dir = tempDir("dbagenteval-differential-");
 after(() => dir.cleanup());
 
 /** `sqldiff --primarykey --summary`: per table, [changed, added, removed]. */
-function sqldiffSummary(a: string, b: string): Map<string, [number, number, number]> {
-  const r = spawnSync("sqldiff", ["--primarykey", "--summary", a, b], { encoding: "utf8" });
+function sqldiffSummary(
+  a: string,
+  b: string,
+  byRowid = false,
+): Map<string, [number, number, number]> {
+  const flags = byRowid ? ["--summary"] : ["--primarykey", "--summary"];
+  const r = spawnSync("sqldiff", [...flags, a, b], { encoding: "utf8" });
   assert.equal(r.status, 0, `sqldiff failed: ${r.stderr}`);
   const out = new Map<string, [number, number, number]>();
   for (const line of r.stdout.split("\n")) {
@@ -140,5 +145,44 @@ describe(`db diff against independent references (${PAIRS} seeded pairs, seed ${
     }
     assert.deepEqual(mismatches, [], `${mismatches.length} of ${tablesChecked} tables differ`);
     assert.ok(tablesChecked >= PAIRS);
+
+    // --rowid pairs rowid tables (keyless ones too) by rowid, as plain sqldiff does.
+    const rowidJson = dir.file("diff-rowid.json");
+    const rr = runCli([
+      "db",
+      "diff",
+      beforeDir,
+      afterDir,
+      "--rowid",
+      "--json",
+      rowidJson,
+      "--max-rows",
+      "0",
+    ]);
+    assert.equal(rr.code, 0, rr.stderr);
+    const byRowid = JSON.parse(fs.readFileSync(rowidJson, "utf8")) as typeof diff;
+    const rowidMismatches: string[] = [];
+    for (const pair of pairs) {
+      const db = byRowid.databases.find((d) => d.name === pair.name);
+      const reference = sqldiffSummary(
+        `${beforeDir}/${pair.name}`,
+        `${afterDir}/${pair.name}`,
+        true,
+      );
+      for (const t of pair.tables) {
+        // sqldiff compares only the columns both sides have.
+        if (pair.addedColumns.has(t.name)) continue;
+        const c = db?.tables.find((x) => x.name === t.name)?.counts ??
+          { added: 0, removed: 0, changed: 0 };
+        const got = [c.changed, c.added, c.removed];
+        const want = reference.get(t.name) ?? [0, 0, 0];
+        if (JSON.stringify(got) !== JSON.stringify(want)) {
+          rowidMismatches.push(
+            `${pair.name} ${t.name} (${t.shape}): --rowid ${got}, sqldiff ${want}`,
+          );
+        }
+      }
+    }
+    assert.deepEqual(rowidMismatches, []);
   });
 });

@@ -33,6 +33,10 @@ export interface DbDiffOptions {
   readonly sql?: string | true;
   /** Write the row changes as a SQLite session changeset to this file. */
   readonly changeset?: string;
+  /** Pair rowid tables by rowid, like plain sqldiff (default: by the declared primary key). */
+  readonly rowid?: boolean;
+  /** Pair by the declared primary key (the default; sqldiff's --primarykey). */
+  readonly primaryKey?: boolean;
   /** One line per changed table with its counts. */
   readonly summary?: boolean;
   /** Exit 1 when something changed, 0 when not (like git diff --exit-code). */
@@ -101,6 +105,9 @@ export async function dbDiffCommand(
       ? diffFilesystemDatabases(a ? before : {}, b ? after : {}, { ...o, ...pattern })
       : diffSqliteDatabases(before, after, o);
   if (options.table !== undefined) await checkTables(options.table, run);
+  if (options.rowid === true && options.primaryKey === true) {
+    throw new UsageError("--rowid and --primary-key choose how rows pair; pass one of them");
+  }
   const quiet = options.quiet === true;
   const exitCode = options.exitCode === true || quiet;
   // The summary and the exit code need exact counts only, not rows.
@@ -110,6 +117,7 @@ export async function dbDiffCommand(
     includeSchema: options.target !== "data",
     includeData: options.target !== "schema",
     maxRows: countsOnly ? 0 : options.maxRows,
+    ...(options.rowid === true ? { pairBy: "rowid" as const } : {}),
     ...(options.table === undefined ? {} : { tables: options.table }),
   };
   if (options.sql !== undefined) {

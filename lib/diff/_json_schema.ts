@@ -142,6 +142,7 @@ export const diffSchema = v.object({
     include_data: v.boolean(),
     max_rows: v.number(),
     tables: v.nullable(strings),
+    pair_by: v.optional(v.literal("rowid")),
   }),
   databases: v.array(database),
 });

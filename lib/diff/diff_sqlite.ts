@@ -168,9 +168,10 @@ export async function diffDatabasePair(pair: DatabasePair): Promise<DatabaseChan
         afterSchema === AFTER ? `; PRAGMA ${AFTER}.cache_size=-2000` : ""
       }`,
     );
+    const pairByRowid = settings.pair_by === "rowid";
     const sides = {
-      before: before === null ? null : readSchema(db, "main"),
-      after: after === null ? null : readSchema(db, afterSchema),
+      before: before === null ? null : readSchema(db, "main", { pairByRowid }),
+      after: after === null ? null : readSchema(db, afterSchema, { pairByRowid }),
     };
     scan = scanning === null ? null : await scanning;
     const plan = scan === null

@@ -28,6 +28,13 @@ export interface DiffOptions {
   readonly maxRows?: number;
   /** Only these tables (by name); default every table. */
   readonly tables?: readonly string[];
+  /**
+   * How rows of rowid tables pair: `primary_key` (the default) by the
+   * declared primary key, like `sqldiff --primarykey`; `rowid` by the rowid,
+   * like plain `sqldiff`, also for tables without a primary key (which are
+   * then keyed, not multisets). WITHOUT ROWID tables always pair by their key.
+   */
+  readonly pairBy?: "primary_key" | "rowid";
 }
 
 /**
@@ -57,5 +64,6 @@ export function diffSettings(options: DiffOptions = {}): DiffSettings {
     include_data: options.includeData ?? true,
     max_rows: maxRows,
     tables: options.tables === undefined ? null : [...options.tables],
+    ...(options.pairBy === "rowid" ? { pair_by: "rowid" as const } : {}),
   };
 }

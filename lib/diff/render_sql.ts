@@ -28,7 +28,7 @@
  *
  * @module
  */
-import type { SqliteRow, SqliteValue } from "../sqlite/value.ts";
+import { emptyRow, type SqliteRow, type SqliteValue } from "../sqlite/value.ts";
 import { foldName, ident, sqlLiteral } from "./_sql.ts";
 import type { DiffListener, RowEvent, TableStart } from "./listener.ts";
 import { normalizeSql, type ObjectSchema, type SideSchema, type TableSchema } from "./schema.ts";
@@ -222,9 +222,15 @@ export class SqlRenderer implements DiffListener {
     const after = plan.after;
     if (event.kind === "added") {
       const gen = generated(after);
-      const cols = Object.keys(event.change.row).filter((c) => !gen.has(foldName(c)));
+      const { row, key } = event.change;
+      const values = emptyRow();
+      for (const c of Object.keys(row)) if (!gen.has(foldName(c))) values[c] = row[c]!;
+      // Paired by rowid (--rowid): the rowid is written too, so the rows pair again.
+      const inRow = new Set(Object.keys(row).map(foldName));
+      for (const k of Object.keys(key ?? {})) if (!inRow.has(foldName(k))) values[k] = key![k]!;
+      const cols = Object.keys(values);
       const insert = `INSERT INTO ${T}(${cols.map(ident).join(", ")}) VALUES (${
-        cols.map((c) => exactLiteral(event.change.row[c]!)).join(", ")
+        cols.map((c) => exactLiteral(values[c]!)).join(", ")
       });`;
       if (foldName(plan.name) !== "sqlite_sequence") return insert;
       // Creating an AUTOINCREMENT table may have made its row already.

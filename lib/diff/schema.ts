@@ -61,7 +61,11 @@ export interface SideSchema {
  * @param schema the schema name
  * @returns the tables (by name) and other objects
  */
-export function readSchema(db: Database, schema: string): SideSchema {
+export function readSchema(
+  db: Database,
+  schema: string,
+  options: { readonly pairByRowid?: boolean } = {},
+): SideSchema {
   const rows = db.query(
     `SELECT type, name, tbl_name, sql, rootpage FROM ${ident(schema)}.sqlite_schema
      ORDER BY name`,
@@ -84,6 +88,7 @@ export function readSchema(db: Database, schema: string): SideSchema {
           rootPage,
           columns: columns.get(name) ?? [],
           pkIndexed: pkIndexed.has(name),
+          pairByRowid: options.pairByRowid === true,
         }),
       );
     } else if ((type === "index" || type === "view" || type === "trigger") && sql !== "") {
@@ -151,7 +156,14 @@ function readPkIndexed(db: Database, schema: string): Set<string> {
 }
 
 function tableSchema(
-  t: { name: string; sql: string; rootPage: number; columns: ColumnInfo[]; pkIndexed: boolean },
+  t: {
+    name: string;
+    sql: string;
+    rootPage: number;
+    columns: ColumnInfo[];
+    pkIndexed: boolean;
+    pairByRowid: boolean;
+  },
 ): TableSchema {
   const module = /^\s*CREATE\s+VIRTUAL\s+TABLE\s+.*?\bUSING\s+([A-Za-z0-9_]+)/is.exec(t.sql)?.[1]
     ?.toLowerCase() ?? null;
@@ -177,6 +189,11 @@ function tableSchema(
   const rowidName = withoutRowid || module !== null
     ? null
     : (["rowid", "_rowid_", "oid"].find((n) => !names.has(n)) ?? null);
+  if (t.pairByRowid && rowidName !== null && keyKind !== "rowid") {
+    // Paired by rowid, like plain sqldiff: the key is the hidden rowid.
+    key = [rowidName];
+    keyKind = "rowid";
+  }
   return {
     name: t.name,
     sql: t.sql,

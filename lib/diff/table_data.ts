@@ -242,6 +242,19 @@ function keyed(
   const values = rowids ? common.filter((c) => !keyFolded.has(foldName(c))) : common;
   const onlyA = oneSideColumns(db, before.table, after.table);
   const onlyB = oneSideColumns(db, after.table, before.table);
+  // Paired by rowid (pairBy): the key is the hidden rowid, read after the columns.
+  const hiddenKey = !aCols.some((c) => foldName(c) === foldName(key[0]!));
+  const keyOf = (
+    row: SqliteRow,
+    stmt: Statement,
+    at: number,
+    names: readonly string[],
+  ): SqliteRow => {
+    if (!hiddenKey) return pick(row, names);
+    const out = emptyRow();
+    out[names[0]!] = stmt.value(at);
+    return out;
+  };
   const A = `${ident(before.schema)}.${ident(before.table.name)}`;
   const B = `${ident(after.schema)}.${ident(after.table.name)}`;
   const nullable = keyMayBeNull(before.table) || keyMayBeNull(after.table);
@@ -278,7 +291,7 @@ function keyed(
   const removedOrChanged = db.prepare(
     `SELECT B.${ident(afterKey[0]!)} IS NULL, ${aCols.map((c) => `A.${ident(c)}`).join(", ")}${
       bCols.map((c) => `, B.${ident(c)}`).join("")
-    } FROM ${A} AS A LEFT JOIN ${B} AS B ON ${on}
+    }${hiddenKey ? `, A.${ident(key[0]!)}` : ""} FROM ${A} AS A LEFT JOIN ${B} AS B ON ${on}
      WHERE ${rangeA}${notNull("A", key)}(B.${ident(afterKey[0]!)} IS NULL${differs})
      ORDER BY ${orderA}`,
   );
@@ -286,7 +299,7 @@ function keyed(
     if (removedOrChanged.value(0) === 1) {
       rows.add("removed", () => {
         const row = objectOf(removedOrChanged, aCols, 1);
-        return { key: pick(row, key), row };
+        return { key: keyOf(row, removedOrChanged, 1 + aCols.length + bCols.length, key), row };
       });
       return;
     }
@@ -300,7 +313,7 @@ function keyed(
         ...onlyB.filter((c) => !sameValue(afterRow[c.name]!, c.dflt)).map((c) => c.name),
       ];
       return {
-        key: pick(beforeRow, key),
+        key: keyOf(beforeRow, removedOrChanged, 1 + aCols.length + bCols.length, key),
         before: beforeRow,
         after: afterRow,
         changed_columns: changed,
@@ -310,14 +323,16 @@ function keyed(
 
   const onRev = key.map((k, i) => `A.${ident(k)} = B.${ident(afterKey[i]!)}`).join(" AND ");
   const added = db.prepare(
-    `SELECT ${bCols.map((c) => `B.${ident(c)}`).join(", ")} FROM ${B} AS B
+    `SELECT ${bCols.map((c) => `B.${ident(c)}`).join(", ")}${
+      hiddenKey ? `, B.${ident(afterKey[0]!)}` : ""
+    } FROM ${B} AS B
      WHERE ${rangeB}${notNull("B", afterKey)}NOT EXISTS (SELECT 1 FROM ${A} AS A WHERE ${onRev})
      ORDER BY ${orderB}`,
   );
   forRanges(added, useRanges, () => {
     rows.add("added", () => {
       const row = objectOf(added, bCols, 0);
-      return { key: pick(row, afterKey), row };
+      return { key: keyOf(row, added, bCols.length, afterKey), row };
     });
   });
   return { key, keyKind: before.table.keyKind, comparedColumns: common, rows };
@@ -429,11 +444,20 @@ function whole(db: Database, w: WholeSide, rows: KeptRows): void {
     // Streamed rows of a keyless table come in storage order: sorting them
     // all would hold the table in memory.
     const order = key.length > 0 ? ` ORDER BY ${key.map(ident).join(", ")}` : "";
-    const stmt = db.prepare(`SELECT ${cols.map(ident).join(", ")} FROM ${T}${order}`);
+    // A hidden rowid key (pairBy rowid) is read after the columns.
+    const hidden = key.length === 1 && !cols.some((c) => foldName(c) === foldName(key[0]!));
+    const stmt = db.prepare(
+      `SELECT ${cols.map(ident).join(", ")}${
+        hidden ? `, ${ident(key[0]!)}` : ""
+      } FROM ${T}${order}`,
+    );
     forRanges(stmt, null, () => {
       rows.add(kind, () => {
         const row = objectOf(stmt, cols, 0);
-        return { key: key.length > 0 ? pick(row, key) : null, row };
+        if (!hidden) return { key: key.length > 0 ? pick(row, key) : null, row };
+        const k = emptyRow();
+        k[key[0]!] = stmt.value(cols.length);
+        return { key: k, row };
       });
     });
     return;

@@ -350,6 +350,8 @@ export interface DiffSettings {
   readonly include_data: boolean;
   readonly max_rows: number;
   readonly tables: readonly string[] | null;
+  /** Present (`"rowid"`) when rowid tables were paired by rowid (`pairBy`). */
+  readonly pair_by?: "rowid";
 }
 
 /**

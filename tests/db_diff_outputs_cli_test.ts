@@ -129,7 +129,7 @@ describe("dbagenteval db diff --rowid", () => {
     assert.equal(byRowid.code, 0, byRowid.stderr);
     assert.match(
       byRowid.stdout,
-      /  m: 2 changed, 0 added, 0 removed\n  t: 2 changed, 0 added, 0 removed/,
+      / {2}m: 2 changed, 0 added, 0 removed\n {2}t: 2 changed, 0 added, 0 removed/,
     );
     const sqldiff = spawnSync("sqldiff", ["--summary", a, b], { encoding: "utf8" });
     assert.match(sqldiff.stdout, /m: 2 changes, 0 inserts, 0 deletes/);

@@ -6,6 +6,8 @@ import { makeDb, tempDir } from "../../tests/fixtures.ts";
 import { sqliteExecutor } from "../sqlite/executor.ts";
 import { defineCase } from "./cases.ts";
 import { runCase } from "./evaluate.ts";
+import { parseRunFile, toRunFile } from "./run_file.ts";
+import { runSuite } from "./suite.ts";
 
 const dir = tempDir();
 const file = makeDb(
@@ -76,5 +78,20 @@ describe("reference_rows with two columns of the same name", () => {
       detail,
       'got 2 row(s), first: [{"Name":"AC/DC"}]; the reference query gives 2 row(s), first: [{"Name":"Rock","Name (2)":"AC/DC"}]',
     );
+  });
+});
+
+describe("the run file with two columns of the same name", () => {
+  it("toRunFile() keeps rows as objects keyed Name, Name (2) and stores the true column lists", async () => {
+    const agent = async () => ({ sql: REFERENCE, rows: await execute(REFERENCE) });
+    const testCase = defineCase({ id: "names", question: "Q", reference_sql: REFERENCE });
+    const run = toRunFile(await runSuite([testCase], agent, { execute }));
+    const c = run.cases[0]!;
+    assert.deepEqual(c.reference_rows?.[0], { Name: "Rock", "Name (2)": "AC/DC" });
+    assert.deepEqual(c.reference_columns, ["Name", "Name"]);
+    const stage = c.trace?.find((s) => s.kind === "execute");
+    assert.deepEqual(stage?.columns, ["Name", "Name"]);
+    // ...and a reader of the file accepts them.
+    assert.equal(parseRunFile(JSON.stringify(run), "run.json").cases[0]?.verdict, "PASS");
   });
 });

@@ -188,6 +188,7 @@ export async function evaluate(
     trace,
     dbDiff: options.dbDiff,
     referenceRows: options.referenceRows,
+    referenceColumns: options.referenceColumns,
     ...(options.error !== undefined ? { error: options.error } : {}),
   });
 }

@@ -99,6 +99,11 @@ export interface RunFileCase {
   readonly trace?: readonly RunFileStage[];
   /** The reference_sql's rows, when it ran (capped at {@link RUN_FILE_MAX_ROWS}). */
   readonly reference_rows?: readonly Record<string, unknown>[];
+  /**
+   * The reference rows' true column names, only when a name repeats (the rows
+   * then key the later ones `Name (2)`, ...).
+   */
+  readonly reference_columns?: readonly string[];
   /** With --repeat: every attempt, in order; the case's verdict comes from its pass rate. */
   readonly attempts?: readonly RunFileAttempt[];
   /** With --repeat: how many attempts passed. */
@@ -127,6 +132,8 @@ export interface RunFileStage {
   /** The stage's output as text (JSON for a value that is not text), or null. */
   readonly output: string | null;
   readonly rows?: readonly Record<string, unknown>[];
+  /** The rows' true column names, only when a name repeats (keys `Name (2)`, ...). */
+  readonly columns?: readonly string[];
   /** How many rows the stage had, when more than the run file keeps. */
   readonly row_count?: number;
   readonly error?: string;
@@ -317,6 +324,9 @@ function caseOf(c: CaseResult): RunFileCase {
     ...(c.line !== undefined ? { line: c.line } : {}),
     ...(trace !== undefined ? { trace: trace.stages.map(stageOf) } : {}),
     ...(reference !== undefined ? { reference_rows: safeRows(reference) } : {}),
+    ...(reference !== undefined && c.scorecard.referenceColumns !== undefined
+      ? { reference_columns: [...c.scorecard.referenceColumns] }
+      : {}),
     ...(attempts !== undefined && passes !== undefined
       ? {
         attempts: attempts.map(attemptOf),
@@ -337,6 +347,7 @@ function stageOf(s: Stage): RunFileStage {
     name: s.name,
     output: text(s.output),
     ...(s.rows !== undefined ? { rows: safeRows(s.rows) } : {}),
+    ...(s.rows !== undefined && s.columns !== undefined ? { columns: [...s.columns] } : {}),
     ...(s.rows !== undefined && s.rows.length > RUN_FILE_MAX_ROWS
       ? { row_count: s.rows.length }
       : {}),
@@ -399,10 +410,12 @@ const RunFileSchema = v.object({
       name: v.string(),
       output: v.nullable(v.string()),
       rows: v.optional(RowsSchema),
+      columns: v.optional(v.array(v.string())),
       row_count: v.optional(Count),
       error: v.optional(v.string()),
     }))),
     reference_rows: v.optional(RowsSchema),
+    reference_columns: v.optional(v.array(v.string())),
     attempts: v.optional(v.array(v.object({
       verdict: StatusSchema,
       failed_stage: v.nullable(v.string()),

@@ -39,6 +39,8 @@ export interface ScorecardInput {
   readonly dbDiff?: DatabaseDiff | undefined;
   /** The rows of the case's reference_sql, when it ran (reports show them beside the agent's). */
   readonly referenceRows?: readonly Row[] | undefined;
+  /** The reference rows' true column names, when a name repeats (keys `Name (2)`, ...). */
+  readonly referenceColumns?: readonly string[] | undefined;
 }
 
 /**
@@ -103,6 +105,8 @@ export class Scorecard {
   readonly dbDiff: DatabaseDiff | undefined;
   /** The rows of the case's reference_sql, when it ran. */
   readonly referenceRows: readonly Row[] | undefined;
+  /** The reference rows' true column names, when a name repeats. */
+  readonly referenceColumns: readonly string[] | undefined;
 
   /** @param input the findings and what they are about */
   constructor(input: ScorecardInput) {
@@ -112,6 +116,7 @@ export class Scorecard {
     this.trace = input.trace;
     this.dbDiff = input.dbDiff;
     this.referenceRows = input.referenceRows;
+    this.referenceColumns = input.referenceColumns;
     const order = input.trace ?? new Trace(input.question);
     const keyed = input.checks.map((c, i) => ({ c, i, k: order.order(c.stage) }));
     keyed.sort((a, b) => a.k - b.k || a.i - b.i);

@@ -162,6 +162,15 @@ program.command("counterexample")
     process.exitCode = await counterexampleCommand(options);
   });
 
+// The process `run` calls an --agent module in (lib/cli/_agent_host.ts).
+program.command("__agent-host", { hidden: true })
+  .argument("<agent>")
+  .argument("<token>")
+  .action(async (agent, token) => {
+    const { agentHost } = await import("./lib/cli/_agent_host.ts");
+    await agentHost(agent, token);
+  });
+
 program.command("diff")
   .description("compare two saved runs: exit 1 on a regression")
   .argument("<before>", "a run file written by run --json")

@@ -41,7 +41,45 @@ interface FaultCase {
   readonly code?: number;
   /** What the one line on stderr must say (exit 2), or stdout (other codes). */
   readonly says: RegExp;
+  /** Files the run must have written in the case's `../out` folder. */
+  readonly writes?: readonly string[];
 }
+
+const CASES = `- id: one
+  question: One?
+  expect:
+    rows: [{n: 2}]
+- id: two
+  question: Two?
+  expect:
+    rows: [{n: 2}]
+- id: three
+  question: Three?
+  expect:
+    rows: [{n: 2}]
+`;
+
+/** A run of CASES against an agent whose body is `body` (the question is \`q\`). */
+function runAgent(i: Inputs, body: string, extra: string[] = []): string[] {
+  i.write("cases.yaml", CASES);
+  i.write(
+    "agent.ts",
+    `import process from "node:process";\nexport const agent = (q: string) => {\n${body}\n};\n`,
+  );
+  return [
+    "run",
+    "cases.yaml",
+    "--agent",
+    "agent.ts:agent",
+    "--json",
+    "../out/run.json",
+    "--md",
+    "../out/report.md",
+    ...extra,
+  ];
+}
+
+const ANSWER = 'return { sql: "SELECT 2 AS n", rows: [{ n: 2 }], answer: "2" };';
 
 const SQL = "CREATE TABLE t(id INTEGER PRIMARY KEY, v TEXT); INSERT INTO t VALUES (1,'a'),(2,'b');";
 
@@ -142,6 +180,55 @@ const cases: FaultCase[] = [
     code: 0,
     says: /^nosuch\.db: removed\n/,
   },
+  // Agents: whatever one does, the run ends with a verdict per case, saved.
+  {
+    name: "run with an agent that loops without yielding in one case (--timeout 2)",
+    args: (i) => runAgent(i, `if (q === "Two?") while (true) {}\n${ANSWER}`, ["--timeout", "2"]),
+    code: 1,
+    says:
+      /^PASS {2}one\nERROR two\n {6}timed out after 2 s: the agent did not finish\nPASS {2}three\n/,
+    writes: ["run.json", "report.md"],
+  },
+  {
+    name: "run with an agent whose promise never settles (--timeout 1)",
+    args: (i) => runAgent(i, "return new Promise(() => {});", ["--timeout", "1"]),
+    code: 1,
+    says: /^ERROR one\n.*timed out after 1 s[^]*0 of 3 passed/,
+    writes: ["run.json", "report.md"],
+  },
+  {
+    name: "run with an agent that calls process.exit(0) in one case",
+    args: (i) => runAgent(i, `if (q === "Two?") process.exit(0);\n${ANSWER}`),
+    code: 1,
+    says: /^PASS {2}one\nERROR two\n {6}agent raised: the agent ended its process before answering/,
+    writes: ["run.json", "report.md"],
+  },
+  {
+    name: "run with an agent that calls process.chdir('/')",
+    args: (i) => runAgent(i, `process.chdir("/");\n${ANSWER}`),
+    code: 0,
+    says: /^PASS {2}one\nPASS {2}two\nPASS {2}three\n/,
+    writes: ["run.json", "report.md"],
+  },
+  {
+    name: "run with an agent that leaves a rejection unhandled and throws in a timer",
+    args: (i) =>
+      runAgent(
+        i,
+        `Promise.reject(new Error("floating"));\nsetTimeout(() => { throw new Error("timer"); }, 1);\n${ANSWER}`,
+      ),
+    code: 0,
+    says: /3 of 3 passed/,
+    writes: ["run.json", "report.md"],
+  },
+  {
+    name: "run with an agent that replaces JSON.stringify",
+    args: (i) =>
+      runAgent(i, `JSON.stringify = () => { throw new Error("no JSON for you"); };\n${ANSWER}`),
+    code: 0,
+    says: /3 of 3 passed/,
+    writes: ["run.json", "report.md"],
+  },
 ];
 
 function inputsIn(folder: string): Inputs {
@@ -180,7 +267,9 @@ describe("the fault suite: each fault ends with its one line, touching nothing",
     it(`${c.name}: exit ${c.code ?? 2}`, () => {
       const inputs = inputsIn(dir.file(`case${n}/in`));
       const tmp = dir.file(`case${n}/tmp`);
+      const out = dir.file(`case${n}/out`);
       fs.mkdirSync(tmp);
+      fs.mkdirSync(out);
       const args = c.args(inputs);
       const before = snapshotTree(inputs.path);
       const [cmd, ...pre] = cliCommand();
@@ -204,6 +293,11 @@ describe("the fault suite: each fault ends with its one line, touching nothing",
       }
       assert.deepEqual(snapshotTree(inputs.path), before, "an input changed");
       assert.deepEqual(fs.readdirSync(tmp), [], "a temporary file or folder was left behind");
+      assert.deepEqual(fs.readdirSync(out).sort(), [...c.writes ?? []].sort(), "the outputs");
+      if (c.writes?.includes("run.json")) {
+        const run = JSON.parse(fs.readFileSync(path.join(out, "run.json"), "utf8"));
+        assert.equal(run.cases.length, 3, "every case is in the run file");
+      }
     });
   });
 });

@@ -14,7 +14,7 @@ import { httpAgent } from "../agents/http_agent.ts";
 import type { ClosableAgent } from "../agents/types.ts";
 import type { Agent } from "../eval/agent.ts";
 import { UsageError } from "../errors.ts";
-import { loadFunction } from "./_load_module.ts";
+import { hostedAgent } from "./_hosted_agent.ts";
 
 /** The agent options as cli.ts parses them. */
 export interface AgentOptions {
@@ -29,6 +29,8 @@ interface AgentSetting {
   readonly options: AgentOptions;
   /** Cases run at once: the number of worker processes for --agent-cmd. */
   readonly workers: number;
+  /** The case timeout (--timeout), in milliseconds: an --agent host still busy then is killed. */
+  readonly timeoutMs?: number | undefined;
 }
 
 /** One kind of agent: its flag and how its value becomes an agent. */
@@ -40,10 +42,12 @@ interface AgentKind {
 const AGENT_KINDS: Record<"agent" | "agentCmd" | "agentUrl", AgentKind> = {
   agent: {
     flag: "--agent",
-    load: async (value) => {
-      const agent = await loadFunction("--agent", value) as Agent;
+    // In agent hosts (child processes): the run can stop an agent that
+    // never yields, and nothing the agent does to its process reaches the run.
+    load: async (value, setting) => {
+      const agent = await hostedAgent(value, { timeoutMs: setting.timeoutMs });
       return Object.assign((q: string, c: Parameters<Agent>[1]) => agent(q, c), {
-        close: () => Promise.resolve(),
+        close: () => Promise.resolve(agent.close()),
       });
     },
   },
@@ -94,9 +98,13 @@ export function checkAgentOptions(options: AgentOptions): void {
  * @returns the agent; close() it when the run ends
  * @throws {UsageError} when the agent cannot be loaded or started
  */
-export function loadAgent(options: AgentOptions, workers: number): Promise<ClosableAgent> {
+export function loadAgent(
+  options: AgentOptions,
+  workers: number,
+  timeoutMs?: number,
+): Promise<ClosableAgent> {
   checkAgentOptions(options);
   const kind = (Object.keys(AGENT_KINDS) as (keyof typeof AGENT_KINDS)[])
     .find((k) => options[k] !== undefined)!;
-  return AGENT_KINDS[kind].load(options[kind]!, { options, workers });
+  return AGENT_KINDS[kind].load(options[kind]!, { options, workers, timeoutMs });
 }

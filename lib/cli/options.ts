@@ -184,8 +184,9 @@ export const RUN_OPTIONS: readonly OptionSpec[] = [
   {
     flags: "--timeout <seconds>",
     key: "timeout",
-    description: "seconds a case may take before it is an ERROR",
+    description: "seconds a case may take before it is an ERROR (its --agent is stopped)",
     parse: Number,
+    default: 300,
   },
   {
     flags: "--repeat <n>",

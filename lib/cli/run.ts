@@ -4,6 +4,7 @@
  *
  * @module
  */
+import * as path from "node:path";
 import process from "node:process";
 import { setTimeout } from "node:timers";
 import { UsageError } from "../errors.ts";
@@ -220,6 +221,15 @@ function exitSoonAfter(code: number): void {
   setTimeout(() => process.exit(code), 1000).unref();
 }
 
+function resolvedOutputs(options: RunOptions): Partial<RunOptions> {
+  const out: Record<string, string> = {};
+  for (const key of ["json", "md", "junit"] as const) {
+    const file = options[key];
+    if (typeof file === "string" && file !== "-") out[key] = path.resolve(file);
+  }
+  return out;
+}
+
 /**
  * Runs a cases file against an agent.
  *
@@ -250,6 +260,8 @@ export async function runCommand(file: string | undefined, options: RunOptions):
     : new Map((await readRunFile(options.shardDurations)).cases.map((c) => [c.id, c.duration_ms]));
   const selected = shard === undefined ? chosen : shardCases(chosen, shard, { durations });
   checkReportPaths(options);
+  // Report paths are fixed now, whatever the current folder is later.
+  options = { ...options, ...resolvedOutputs(options) };
   if (rerun !== undefined && chosen.length === 0) {
     process.stderr.write(`${options.rerunFailed}: no case failed there; nothing to rerun\n`);
   }
@@ -260,7 +272,11 @@ export async function runCommand(file: string | undefined, options: RunOptions):
   const execute = reference?.execute;
   let agent: ClosableAgent | undefined;
   try {
-    agent = await loadAgent(options, Math.max(1, Math.min(options.concurrency, selected.length)));
+    agent = await loadAgent(
+      options,
+      Math.max(1, Math.min(options.concurrency, selected.length)),
+      timeout,
+    );
     const rules = await loadRules(options);
     const { judge, hits } = await loadCachedJudge(options);
     const progress = progressLine();

@@ -136,7 +136,7 @@ merge.action(async (runs, options) => {
 });
 
 const report = program.command("report")
-  .description("write reports (JUnit, Markdown, GitHub) from a saved run file")
+  .description("write reports (JUnit, HTML, Markdown, GitHub) from a saved run file")
   .argument("<run>", "a run file written by run --json or merge --json");
 for (const spec of REPORT_OPTIONS) report.addOption(toOption(spec));
 report.action(async (file, options) => {

@@ -224,6 +224,7 @@ export {
 export { diffRuns, type RunChange, RunDiff, type RunEntry } from "./lib/eval/run_diff.ts";
 export { markdownReport } from "./lib/eval/report_md.ts";
 export { junitReport } from "./lib/eval/report_junit.ts";
+export { htmlReport } from "./lib/eval/report_html.ts";
 export {
   GITHUB_MAX_ANNOTATIONS,
   GITHUB_SUMMARY_LIMIT,

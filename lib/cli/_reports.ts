@@ -1,5 +1,5 @@
 /**
- * Writing a finished run's reports (`--json`, `--md`, `--junit`, GitHub),
+ * Writing a finished run's reports (`--json`, `--md`, `--junit`, `--html`, GitHub),
  * shared by `run`, `merge` and `report`: every reporter takes the run file's
  * data, so shards and merged runs get the same reports as one run.
  *
@@ -13,6 +13,7 @@ import { checkOutputs, humanStream, writeOutput } from "./_output.ts";
 import type { RunFile } from "../eval/run_file.ts";
 import { markdownReport } from "../eval/report_md.ts";
 import { junitReport } from "../eval/report_junit.ts";
+import { htmlReport } from "../eval/report_html.ts";
 import { GITHUB_SUMMARY_LIMIT, githubAnnotations, githubSummary } from "../eval/report_github.ts";
 
 /** The report options, as cli.ts parses them (lib/cli/options.ts REPORT_OPTIONS). */
@@ -20,6 +21,7 @@ export interface ReportOptions {
   readonly json?: string;
   readonly md?: string;
   readonly junit?: string;
+  readonly html?: string;
   readonly github?: boolean;
 }
 
@@ -30,7 +32,12 @@ export interface ReportOptions {
  * @returns flag -> path, for checkOutputs() and humanStream()
  */
 export function reportOutputs(options: ReportOptions): Record<string, string | undefined> {
-  return { "--json": options.json, "--md": options.md, "--junit": options.junit };
+  return {
+    "--json": options.json,
+    "--md": options.md,
+    "--junit": options.junit,
+    "--html": options.html,
+  };
 }
 
 /**
@@ -107,5 +114,6 @@ export function writeReports(run: RunFile, options: ReportOptions): void {
   if (options.json !== undefined) writeOutput("--json", options.json, JSON.stringify(run, null, 2));
   if (options.md !== undefined) writeOutput("--md", options.md, markdownReport(run));
   if (options.junit !== undefined) writeOutput("--junit", options.junit, junitReport(run));
+  if (options.html !== undefined) writeOutput("--html", options.html, htmlReport(run));
   if (githubWanted(options)) writeGithub(run, options);
 }

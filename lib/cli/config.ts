@@ -109,6 +109,7 @@ export const RUN_CONFIG_KEYS: Readonly<Record<string, ConfigKey>> = {
   pass_k: { flag: "--pass-k", type: "integer" },
   cache: { flag: "--cache", type: "path" },
   junit: { flag: "--junit", type: "output" },
+  html: { flag: "--html", type: "output" },
   github: { flag: "--github", type: "boolean" },
 };
 

@@ -25,7 +25,7 @@ function exitCodeOf(run: RunFile): number {
 
 function wantsSomething(options: ReportOptions, command: string): void {
   const any = options.json !== undefined || options.md !== undefined ||
-    options.junit !== undefined || githubWanted(options);
+    options.junit !== undefined || options.html !== undefined || githubWanted(options);
   if (!any) {
     throw new UsageError(
       `${command}: say what to write, e.g. --json all.json, --junit junit.xml or --md report.md`,

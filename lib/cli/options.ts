@@ -69,6 +69,7 @@ export const REPORT_OPTIONS: readonly OptionSpec[] = [
     key: "junit",
     description: "save a JUnit XML report (GitLab, Jenkins, GitHub actions)",
   },
+  { flags: "--html <file>", key: "html", description: "save a self-contained HTML report" },
   {
     flags: "--github",
     key: "github",

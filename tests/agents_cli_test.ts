@@ -26,6 +26,8 @@ const CHINOOK = [
   "examples/chinook/rules.ts:RULES",
 ];
 const PYTHON_AGENT = "python3 examples/python_agent/agent.py";
+/** Each test runs the CLI a few times: minutes on a loaded machine, past Bun's 5 s default. */
+const SLOW = { timeout: 300_000 };
 
 /** Starts the HTTP example on a free port; resolves with its URL once it listens. */
 async function startHttpAgent(token: string): Promise<{ url: string; server: ChildProcess }> {
@@ -59,7 +61,7 @@ describe("run with an agent in another language", () => {
     assert.match(typescript.stdout, /^FAIL {2}canada-or-usa$/m);
   });
 
-  it("the Python agent over --agent-cmd gets the same verdicts and findings", async () => {
+  it("the Python agent over --agent-cmd gets the same verdicts and findings", SLOW, async () => {
     const python = runCli([...CHINOOK, "--agent-cmd", PYTHON_AGENT, "--concurrency", "3"]);
     assert.equal(python.stderr, "");
     assert.equal(python.code, typescript.code);
@@ -67,28 +69,32 @@ describe("run with an agent in another language", () => {
     assert.deepEqual(await leftBehind("examples/python_agent/agent.py"), []);
   });
 
-  it("the HTTP agent over --agent-url gets the same verdicts, with headers from flags or the environment", async () => {
-    const { url, server } = await startHttpAgent("s3cret");
-    try {
-      const flag = runCli([
-        ...CHINOOK,
-        "--agent-url",
-        url,
-        "--agent-header",
-        "Authorization: Bearer s3cret",
-      ]);
-      assert.equal(flag.stdout, typescript.stdout, flag.stderr);
-      const env = runCli([...CHINOOK, "--agent-url", url], {
-        env: { DBAGENTEVAL_AGENT_HEADERS: "Authorization: Bearer s3cret" },
-      });
-      assert.equal(env.stdout, typescript.stdout, env.stderr);
-      const none = runCli([...CHINOOK, "--agent-url", url]);
-      assert.equal(none.code, 1);
-      assert.match(none.stdout, /^ERROR genres\n.*answered 401 Unauthorized: .*bearer token/m);
-    } finally {
-      server.kill();
-    }
-  });
+  it(
+    "the HTTP agent over --agent-url gets the same verdicts, with headers from flags or the environment",
+    SLOW,
+    async () => {
+      const { url, server } = await startHttpAgent("s3cret");
+      try {
+        const flag = runCli([
+          ...CHINOOK,
+          "--agent-url",
+          url,
+          "--agent-header",
+          "Authorization: Bearer s3cret",
+        ]);
+        assert.equal(flag.stdout, typescript.stdout, flag.stderr);
+        const env = runCli([...CHINOOK, "--agent-url", url], {
+          env: { DBAGENTEVAL_AGENT_HEADERS: "Authorization: Bearer s3cret" },
+        });
+        assert.equal(env.stdout, typescript.stdout, env.stderr);
+        const none = runCli([...CHINOOK, "--agent-url", url]);
+        assert.equal(none.code, 1);
+        assert.match(none.stdout, /^ERROR genres\n.*answered 401 Unauthorized: .*bearer token/m);
+      } finally {
+        server.kill();
+      }
+    },
+  );
 });
 
 describe("run --agent-cmd with a faulty agent", () => {
@@ -118,33 +124,37 @@ for line in sys.stdin:
     ]).join("\n"),
   );
 
-  it("makes each fault an ERROR with its reason and stderr, runs the rest, leaves no process", async () => {
-    const r = runCli([
-      "run",
-      cases,
-      "--agent-cmd",
-      `python3 ${agent}`,
-      "--timeout",
-      "1",
-      "--concurrency",
-      "2",
-    ]);
-    assert.equal(r.code, 1, r.stderr);
-    const expected: [string, RegExp][] = [
-      ["exit", /exited with code 4\n\s+last lines of its stderr:\n\s+working on exit/],
-      ["garbage", /not JSON: "not json"/],
-      ["wrong id", /answered case "x" when asked case "fault-2"/],
-      ["hang", /timed out after 1 s: the agent did not finish/],
-      ["huge", /a line longer than 16 MiB/],
-    ];
-    for (const [i, [name, message]] of expected.entries()) {
-      const block = r.stdout.split(/\n(?=\S)/).find((b) => b.startsWith(`ERROR fault-${i}\n`));
-      assert.ok(block !== undefined, `${name}: ${r.stdout}`);
-      assert.match(block, message, name);
-      assert.match(r.stdout, new RegExp(`^PASS  after-${i}$`, "m"), `the case after ${name}`);
-    }
-    assert.deepEqual(await leftBehind(agent), []);
-  });
+  it(
+    "makes each fault an ERROR with its reason and stderr, runs the rest, leaves no process",
+    SLOW,
+    async () => {
+      const r = runCli([
+        "run",
+        cases,
+        "--agent-cmd",
+        `python3 ${agent}`,
+        "--timeout",
+        "5",
+        "--concurrency",
+        "2",
+      ]);
+      assert.equal(r.code, 1, r.stderr);
+      const expected: [string, RegExp][] = [
+        ["exit", /exited with code 4\n\s+last lines of its stderr:\n\s+working on exit/],
+        ["garbage", /not JSON: "not json"/],
+        ["wrong id", /answered case "x" when asked case "fault-2"/],
+        ["hang", /timed out after 5 s: the agent did not finish/],
+        ["huge", /a line longer than 16 MiB/],
+      ];
+      for (const [i, [name, message]] of expected.entries()) {
+        const block = r.stdout.split(/\n(?=\S)/).find((b) => b.startsWith(`ERROR fault-${i}\n`));
+        assert.ok(block !== undefined, `${name}: ${r.stdout}`);
+        assert.match(block, message, name);
+        assert.match(r.stdout, new RegExp(`^PASS  after-${i}$`, "m"), `the case after ${name}`);
+      }
+      assert.deepEqual(await leftBehind(agent), []);
+    },
+  );
 
   const atStart: [string, string, RegExp][] = [
     [
@@ -156,7 +166,7 @@ for line in sys.stdin:
     ["shell syntax without a shell", `python3 ${agent} | tee log`, /shell syntax.*sh -c/],
   ];
   for (const [name, command, message] of atStart) {
-    it(`exits 2 at start for ${name}`, () => {
+    it(`exits 2 at start for ${name}`, SLOW, () => {
       const r = runCli(["run", cases, "--agent-cmd", command]);
       assert.equal(r.code, 2);
       assert.equal(r.stdout, "");
@@ -165,7 +175,7 @@ for line in sys.stdin:
     });
   }
 
-  it("exits 2 when no agent or two agents are given", () => {
+  it("exits 2 when no agent or two agents are given", SLOW, () => {
     const none = runCli(["run", cases]);
     assert.equal(none.code, 2);
     assert.match(none.stderr, /--agent-cmd/);
@@ -175,7 +185,7 @@ for line in sys.stdin:
   });
 
   for (const signal of ["SIGTERM", "SIGINT"] as const) {
-    it(`stops every agent process when the harness gets ${signal}`, async () => {
+    it(`stops every agent process when the harness gets ${signal}`, SLOW, async () => {
       const started = path.join(dir.path, `started-${signal}`);
       const sleeper = path.join(dir.path, `sleeper-${signal}.py`);
       fs.writeFileSync(

@@ -10,6 +10,8 @@ import { UsageError } from "../errors.ts";
 import { commandAgent } from "./command_agent.ts";
 
 const dir = tempDir("dbagenteval-command-agent-");
+/** Real processes: seconds on a loaded machine, past Bun's 5 s default per test. */
+const SLOW = { timeout: 120_000 };
 after(() => dir.cleanup());
 
 /** Writes a Python agent into the temp folder; its path marks its processes. */
@@ -56,7 +58,7 @@ for line in sys.stdin:
 );
 
 describe("commandAgent()", () => {
-  it("sends each case's id, question and tags, and reads the replies", async () => {
+  it("sends each case's id, question and tags, and reads the replies", SLOW, async () => {
     const agent = await commandAgent({ command: ["python3", FAULTY], workers: 2 });
     try {
       const cases = [
@@ -75,41 +77,45 @@ describe("commandAgent()", () => {
     assert.deepEqual(await leftBehind(FAULTY), []);
   });
 
-  it("makes each fault an ERROR for its case, restarts the worker, and leaves no process", async () => {
-    const agent = await commandAgent({
-      command: ["python3", FAULTY],
-      workers: 1,
-      maxLineBytes: 1000,
-    });
-    const faults: [string, RegExp][] = [
-      ["exit", /the agent exited with code 3[^]*last lines of its stderr:[^]*Traceback: boom/],
-      ["garbage", /a line that is not JSON: "Loading model\.\.\."[^]*thinking about garbage/],
-      ["wrong id", /answered case "someone-else" when asked case "wrong-id"/],
-      ["huge", /a line longer than 1000 bytes[^]*thinking about huge/],
-      ["hang", /timed out after 1 s: the agent did not finish[^]*thinking about hang/],
-      ["bad field", /reply\.rows: expected a list of objects/],
-      ["unknown field", /reply\.anwser: unknown field/],
-    ];
-    try {
-      // Each fault is followed by a good case on the same (only) worker.
-      const cases = faults.flatMap(([question]) => [
-        defineCase({ question }),
-        defineCase({ id: `after-${question.replace(" ", "-")}`, question: "fine" }),
-      ]);
-      const result = await runSuite(cases, agent, { concurrency: 1, timeoutMs: 1000 });
-      for (const [i, [question, message]] of faults.entries()) {
-        const fault = result.cases[2 * i]!;
-        assert.equal(fault.verdict, "ERROR", question);
-        assert.match(fault.error ?? "", message, question);
-        assert.equal(result.cases[2 * i + 1]!.verdict, "PASS", `the case after ${question}`);
+  it(
+    "makes each fault an ERROR for its case, restarts the worker, and leaves no process",
+    SLOW,
+    async () => {
+      const agent = await commandAgent({
+        command: ["python3", FAULTY],
+        workers: 1,
+        maxLineBytes: 1000,
+      });
+      const faults: [string, RegExp][] = [
+        ["exit", /the agent exited with code 3[^]*last lines of its stderr:[^]*Traceback: boom/],
+        ["garbage", /a line that is not JSON: "Loading model\.\.\."[^]*thinking about garbage/],
+        ["wrong id", /answered case "someone-else" when asked case "wrong-id"/],
+        ["huge", /a line longer than 1000 bytes[^]*thinking about huge/],
+        ["hang", /timed out after 4 s: the agent did not finish[^]*thinking about hang/],
+        ["bad field", /reply\.rows: expected a list of objects/],
+        ["unknown field", /reply\.anwser: unknown field/],
+      ];
+      try {
+        // Each fault is followed by a good case on the same (only) worker.
+        const cases = faults.flatMap(([question]) => [
+          defineCase({ question }),
+          defineCase({ id: `after-${question.replace(" ", "-")}`, question: "fine" }),
+        ]);
+        const result = await runSuite(cases, agent, { concurrency: 1, timeoutMs: 4000 });
+        for (const [i, [question, message]] of faults.entries()) {
+          const fault = result.cases[2 * i]!;
+          assert.equal(fault.verdict, "ERROR", question);
+          assert.match(fault.error ?? "", message, question);
+          assert.equal(result.cases[2 * i + 1]!.verdict, "PASS", `the case after ${question}`);
+        }
+      } finally {
+        await agent.close();
       }
-    } finally {
-      await agent.close();
-    }
-    assert.deepEqual(await leftBehind(FAULTY), []);
-  });
+      assert.deepEqual(await leftBehind(FAULTY), []);
+    },
+  );
 
-  it("kills an agent that ignores the end of its input when it is closed", async () => {
+  it("kills an agent that ignores the end of its input when it is closed", SLOW, async () => {
     const stubborn = script(
       "stubborn.py",
       `
@@ -127,7 +133,7 @@ time.sleep(300)
     assert.deepEqual(await leftBehind(stubborn), []);
   });
 
-  it("gives each case its own database copy as context.db_path (--agent-db)", async () => {
+  it("gives each case its own database copy as context.db_path (--agent-db)", SLOW, async () => {
     const db = makeDb(
       path.join(dir.path, "users.db"),
       "CREATE TABLE users (id INTEGER PRIMARY KEY, role TEXT); INSERT INTO users VALUES (1, 'manager');",
@@ -164,29 +170,33 @@ for line in sys.stdin:
     }
   });
 
-  it("makes an extra line, written with no request waiting, an ERROR for the next case", async () => {
-    const chatty = script(
-      "chatty.py",
-      `for line in sys.stdin:
+  it(
+    "makes an extra line, written with no request waiting, an ERROR for the next case",
+    SLOW,
+    async () => {
+      const chatty = script(
+        "chatty.py",
+        `for line in sys.stdin:
     reply = json.dumps({"id": json.loads(line)["id"], "answer": "ok"})
     sys.stdout.write(reply + "\\nDone.\\n")  # one write: the extra line comes with the reply
     sys.stdout.flush()
 `,
-    );
-    const agent = await commandAgent({ command: ["python3", chatty] });
-    try {
-      const cases = [defineCase({ question: "one" }), defineCase({ question: "two" })];
-      const result = await runSuite(cases, agent, { concurrency: 1 });
-      assert.equal(result.cases[0]!.verdict, "PASS");
-      assert.match(
-        result.cases[1]!.error ?? "",
-        /wrote a line it was not asked for: "Done\."; write logs to stderr/,
       );
-    } finally {
-      await agent.close();
-    }
-    assert.deepEqual(await leftBehind(chatty), []);
-  });
+      const agent = await commandAgent({ command: ["python3", chatty] });
+      try {
+        const cases = [defineCase({ question: "one" }), defineCase({ question: "two" })];
+        const result = await runSuite(cases, agent, { concurrency: 1 });
+        assert.equal(result.cases[0]!.verdict, "PASS");
+        assert.match(
+          result.cases[1]!.error ?? "",
+          /wrote a line it was not asked for: "Done\."; write logs to stderr/,
+        );
+      } finally {
+        await agent.close();
+      }
+      assert.deepEqual(await leftBehind(chatty), []);
+    },
+  );
 
   const refused: [string, () => string[], RegExp][] = [
     ["a program that is not found", () => ["no-such-agent-program"], /was not found/],
@@ -194,7 +204,7 @@ for line in sys.stdin:
     ["a folder", () => [dir.path], /cannot be run/],
   ];
   for (const [name, argv, message] of refused) {
-    it(`refuses ${name} before any case runs`, async () => {
+    it(`refuses ${name} before any case runs`, SLOW, async () => {
       await assert.rejects(
         commandAgent({ command: argv() }),
         (e: unknown) => e instanceof UsageError && message.test(e.message),

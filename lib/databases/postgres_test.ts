@@ -1,5 +1,6 @@
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
+import process from "node:process";
 import { NO_SERVER, POSTGRES_URL } from "../../tests/postgres_server.ts";
 import { compareRows } from "../eval/rows.ts";
 import { UsageError } from "../errors.ts";
@@ -107,6 +108,48 @@ describe("openPostgresDatabase() refuses what it cannot reach", () => {
         assert.ok(!e.message.includes("secret"), e.message);
         return true;
       });
+    });
+  }
+});
+
+describe("openPostgresDatabase() URL forms", { skip: NO_SERVER }, () => {
+  const url = new URL(POSTGRES_URL ?? "postgres://x@localhost/x");
+  const forms: [string, string, Record<string, string>][] = [
+    ["a postgresql:// URL", POSTGRES_URL?.replace(/^postgres:/, "postgresql:") ?? "", {}],
+    [
+      "a URL that leaves everything but the database to PGHOST, PGPORT, PGUSER and PGPASSWORD",
+      `postgres:///${url.pathname.slice(1)}`,
+      {
+        PGHOST: url.hostname,
+        PGPORT: url.port,
+        PGUSER: decodeURIComponent(url.username),
+        PGPASSWORD: decodeURIComponent(url.password),
+      },
+    ],
+  ];
+  for (const [name, value, env] of forms) {
+    it(`connects with ${name}, named without the password`, async () => {
+      const saved = Object.fromEntries(Object.keys(env).map((k) => [k, process.env[k]]));
+      Object.assign(process.env, env);
+      try {
+        const db = await openPostgresDatabase(value);
+        try {
+          assert.deepEqual([...await db.execute("SELECT count(*) AS n FROM genre")], [{ n: 25n }]);
+          assert.equal(
+            db.name,
+            `postgres://${
+              decodeURIComponent(url.username)
+            }@${url.hostname}:${url.port}${url.pathname}`,
+          );
+        } finally {
+          await db.close();
+        }
+      } finally {
+        for (const [k, v] of Object.entries(saved)) {
+          if (v === undefined) delete process.env[k];
+          else process.env[k] = v;
+        }
+      }
     });
   }
 });

@@ -130,12 +130,14 @@ export abstract class SqlRule extends Check {
     for (const stage of stages) {
       let problems: string[];
       const sql = stage.output as string;
+      const sqlite = await this.#sqliteProblems(trace, sql, context, dialect);
       try {
-        problems = await this.#sqliteProblems(trace, sql, context, dialect) ??
-          this.problems(await traceSqlModel(trace, sql, dialect), trace);
+        problems = Array.isArray(sqlite)
+          ? sqlite
+          : this.problems(await traceSqlModel(trace, sql, dialect), trace);
       } catch (e) {
         if (!(e instanceof UnreadableSql)) throw e;
-        problems = [e.message];
+        problems = [`${e.message}${hint(dialect, sqlite)}`];
       }
       results.push(
         problems.length === 0
@@ -148,20 +150,40 @@ export abstract class SqlRule extends Check {
 
   /**
    * SQLite's own answer when the dialect is sqlite, a database is known and
-   * SQLite can compile the SQL on it; null otherwise (SQL that SQLite cannot
-   * compile there cannot run there either: the parser then reads it).
+   * SQLite can compile the SQL on it; otherwise why not (SQL that SQLite
+   * cannot compile there cannot run there either: the parser then reads it),
+   * or null when the rule does not ask SQLite.
    */
   async #sqliteProblems(
     trace: Trace,
     sql: string,
     context: CheckContext | undefined,
     dialect: Dialect,
-  ): Promise<string[] | null> {
+  ): Promise<string[] | { readonly error: string } | "no database" | null> {
     const database = this.database ?? context?.database;
-    if (dialect !== "sqlite" || database === undefined) return null;
+    if (dialect !== "sqlite") return null;
     if (this.sqliteProblems === SqlRule.prototype.sqliteProblems) return null;
+    if (database === undefined) return "no database";
     const access = await traceSqliteAccess(trace, sql, database);
-    if (!access.ok) return null;
-    return await this.sqliteProblems(access, trace, () => traceSqlModel(trace, sql, dialect));
+    if (!access.ok) return { error: access.error };
+    const problems = await this.sqliteProblems(
+      access,
+      trace,
+      () => traceSqlModel(trace, sql, dialect),
+    );
+    return problems ?? null;
   }
+}
+
+/** What to add to the parser's message for SQLite SQL it cannot read. */
+function hint(
+  dialect: Dialect,
+  sqlite: string[] | { readonly error: string } | "no database" | null,
+): string {
+  if (dialect !== "sqlite" || sqlite === null || Array.isArray(sqlite)) return "";
+  if (sqlite === "no database") {
+    return " (with the SQLite file known, --db, --agent-db or the rule's database option, " +
+      "ReadOnly, AllowedTables and AllowedColumns ask SQLite itself)";
+  }
+  return `; SQLite cannot compile it on the database either: ${sqlite.error}`;
 }

@@ -123,6 +123,28 @@ describe("SQL rules with the SQLite database known", () => {
     assert.equal((r as CheckResult).detail, "SQLite reports DELETE orders");
   });
 
+  it("SQL neither the parser nor SQLite reads fails with both messages", async () => {
+    const r = await new ReadOnly({ database }).run(
+      Trace.simple("q", { sql: "SELECT [id] FROM nowhere" }),
+    );
+    assert.match(
+      (r as CheckResult).detail,
+      /^cannot parse the SQL as sqlite \(line 1, column 8\): .*; SQLite cannot compile it on the database either: no such table: nowhere$/,
+    );
+  });
+
+  it("without the database, an unreadable SQLite query says SQLite could read it", async () => {
+    const r = await new ReadOnly().run(Trace.simple("q", { sql: "SELECT [id] FROM orders" }));
+    assert.match(
+      (r as CheckResult).detail,
+      /\(with the SQLite file known, --db, .* ask SQLite itself\)$/,
+    );
+    const withDb = await new ReadOnly({ database }).run(
+      Trace.simple("q", { sql: "SELECT [id] FROM orders" }),
+    );
+    assert.equal(status(withDb), "PASS", JSON.stringify(withDb));
+  });
+
   it("leaves the database file as it was", () => {
     assert.deepEqual(fs.readFileSync(database), before);
     assert.ok(!fs.existsSync(`${database}-journal`) && !fs.existsSync(`${database}-wal`));

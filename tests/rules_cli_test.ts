@@ -59,41 +59,52 @@ fs.writeFileSync(
   "- id: intersect\n  question: intersect\n- id: note\n  question: note\n",
 );
 
-describe("SQL rules in a run", () => {
-  it("run --db compiles SQLite SQL on the database: INTERSECT passes, a column not allowed fails", () => {
-    const before = fs.readFileSync(dir.file("shop.db"));
-    const r = runCli(
-      [
-        "run",
-        "lite.yaml",
-        "--agent",
-        "lite.ts:agent",
-        "--rules",
-        "lite.ts:RULES",
-        "--db",
-        "shop.db",
-      ],
-      { cwd: dir.path },
-    );
-    assert.match(r.stdout, /^PASS {2}intersect\n/m, r.stdout + r.stderr);
-    assert.match(
-      r.stdout,
-      /^FAIL {2}note\n +generate \/ allowed_columns: columns not allowed: \['note'\]/m,
-    );
-    assert.equal(r.code, 1, r.stderr);
-    assert.deepEqual(fs.readFileSync(dir.file("shop.db")), before);
-  });
+/** Each test starts the CLI or the binary, which loads a parser: slow on a busy machine. */
+const SLOW = { timeout: 120_000 };
 
-  it("run reads PostgreSQL with PostgreSQL's parser: a read passes, a write in a CTE fails", () => {
-    const r = runCli(["run", "pg.yaml", "--agent", "pg.ts:agent", "--rules", "pg.ts:RULES"], {
-      cwd: dir.path,
-    });
-    assert.match(r.stdout, /^PASS {2}read\n/m, r.stdout + r.stderr);
-    assert.match(r.stdout, /^FAIL {2}write\n +generate \/ read_only: DELETE inside the query/m);
-    assert.match(
-      r.stdout,
-      /^FAIL {2}broken\n +generate \/ read_only: cannot parse the SQL as postgres \(line 1, column 13\): syntax error at or near "WHERE"/m,
-    );
-    assert.equal(r.code, 1, r.stderr);
-  });
+describe("SQL rules in a run", () => {
+  it(
+    "run --db compiles SQLite SQL on the database: INTERSECT passes, a column not allowed fails",
+    SLOW,
+    () => {
+      const before = fs.readFileSync(dir.file("shop.db"));
+      const r = runCli(
+        [
+          "run",
+          "lite.yaml",
+          "--agent",
+          "lite.ts:agent",
+          "--rules",
+          "lite.ts:RULES",
+          "--db",
+          "shop.db",
+        ],
+        { cwd: dir.path },
+      );
+      assert.match(r.stdout, /^PASS {2}intersect\n/m, r.stdout + r.stderr);
+      assert.match(
+        r.stdout,
+        /^FAIL {2}note\n +generate \/ allowed_columns: columns not allowed: \['note'\]/m,
+      );
+      assert.equal(r.code, 1, r.stderr);
+      assert.deepEqual(fs.readFileSync(dir.file("shop.db")), before);
+    },
+  );
+
+  it(
+    "run reads PostgreSQL with PostgreSQL's parser: a read passes, a write in a CTE fails",
+    SLOW,
+    () => {
+      const r = runCli(["run", "pg.yaml", "--agent", "pg.ts:agent", "--rules", "pg.ts:RULES"], {
+        cwd: dir.path,
+      });
+      assert.match(r.stdout, /^PASS {2}read\n/m, r.stdout + r.stderr);
+      assert.match(r.stdout, /^FAIL {2}write\n +generate \/ read_only: DELETE inside the query/m);
+      assert.match(
+        r.stdout,
+        /^FAIL {2}broken\n +generate \/ read_only: cannot parse the SQL as postgres \(line 1, column 13\): syntax error at or near "WHERE"/m,
+      );
+      assert.equal(r.code, 1, r.stderr);
+    },
+  );
 });

@@ -37,6 +37,7 @@ import { ConfigFileError, UsageError } from "../errors.ts";
 import { yamlErrorMessage } from "../eval/yaml_message.ts";
 import { suggest } from "../../selector/_text.ts";
 import { parseModuleRef } from "./_load_module.ts";
+import { resolveDatabasePath } from "../databases/registry.ts";
 import { type PathKey, readRuleSpec, type RuleSpec, RuleSpecProblem } from "./_builtin_rules.ts";
 
 /** The names looked for in the current folder, in order. */
@@ -311,7 +312,7 @@ function convert(
     }
     case "database": {
       const db = scalarText(name, value, "a SQLite file or a database URL");
-      return /^[a-z][a-z0-9+.-]+:/i.test(db) ? db : rel(db);
+      return resolveDatabasePath(db, rel);
     }
     case "module": {
       const ref = scalarText(name, value, "file:export, e.g. agent.ts:agent");

@@ -27,6 +27,8 @@ export interface DatabaseKind {
   matches(value: string): boolean;
   /** Opens it. */
   open(value: string, options: OpenDatabaseOptions): Promise<ReferenceDatabase>;
+  /** The value with its file path, if it has one, passed through `resolve` (a config file's folder). */
+  withPath(value: string, resolve: (path: string) => string): string;
 }
 
 /**
@@ -45,20 +47,43 @@ export const DATABASE_KINDS: readonly DatabaseKind[] = [
     matches: (value) => /^postgres(ql)?:\/\//i.test(value),
     open: async (value, options) =>
       (await import("./postgres.ts")).openPostgresDatabase(value, options),
+    withPath: (value) => value,
   },
   {
     name: "pglite",
     form: "pglite:FILE.sql or pglite:DIR",
     matches: (value) => value.startsWith("pglite:"),
     open: async (value) => (await import("./pglite.ts")).openPgliteDatabase(value.slice(7)),
+    withPath: (value, resolve) => `pglite:${resolve(value.slice(7))}`,
   },
   {
     name: "sqlite",
     form: "FILE (a SQLite database)",
     matches: () => true,
     open: async (value) => (await import("./sqlite.ts")).openSqliteDatabase(value),
+    withPath: (value, resolve) => resolve(value),
   },
 ];
+
+/**
+ * A `--db` value with its file path resolved, e.g. against a config file's
+ * folder: a SQLite path and the path after `pglite:` are resolved, a URL is
+ * kept as it is.
+ *
+ * @param value the `--db` value
+ * @param resolve how to resolve a path
+ * @returns the value
+ * @example
+ * ```ts
+ * import { resolveDatabasePath } from "./registry.ts";
+ * const inDir = (p: string) => `conf/${p}`;
+ * resolveDatabasePath("pglite:chinook.sql", inDir); // "pglite:conf/chinook.sql"
+ * resolveDatabasePath("postgres://me@db/chinook", inDir); // "postgres://me@db/chinook"
+ * ```
+ */
+export function resolveDatabasePath(value: string, resolve: (path: string) => string): string {
+  return DATABASE_KINDS.find((k) => k.matches(value))!.withPath(value, resolve);
+}
 
 /**
  * Opens the database a `--db` value names, and checks it can be read: a

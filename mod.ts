@@ -144,6 +144,7 @@ export {
   Check,
   type CheckContext,
   type CheckResult,
+  type CounterexampleFinding,
   ERROR,
   FAIL,
   type Judge,
@@ -152,6 +153,10 @@ export {
   type Status,
 } from "./lib/eval/check.ts";
 export type { Expect, TestCase } from "./lib/eval/case.ts";
+export {
+  CounterexampleCheck,
+  type CounterexampleSettings,
+} from "./lib/eval/checks/counterexample.ts";
 export {
   type Row,
   type SimpleTraceInput,

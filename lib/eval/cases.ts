@@ -7,10 +7,11 @@
  * @module
  */
 import { yamlErrorMessage } from "./yaml_message.ts";
-import { isMap, isPair, isScalar, isSeq, LineCounter, parseDocument } from "yaml";
+import { isMap, isPair, isScalar, isSeq, LineCounter, parseDocument, visit } from "yaml";
 import type { Document, Node as YamlNode } from "yaml";
 import { CasesFileError } from "../errors.ts";
 import { readTextFile } from "../read_text_file.ts";
+import { findJsonError } from "./_json_error.ts";
 import type { Expect, TestCase } from "./case.ts";
 import { CaseProblem, type PathKey, readCase } from "./case_schema.ts";
 import type { Row } from "./trace.ts";
@@ -167,10 +168,82 @@ function yamlLocator(doc: Document, counter: LineCounter): Source["lineOf"] {
   };
 }
 
+/** Levels of [ and { a cases file may nest: far beyond any real case. */
+export const MAX_NESTING = 500;
+
+/**
+ * The offset where `text` first nests [ and { deeper than {@link MAX_NESTING}
+ * (outside quotes), or -1. The parsers recurse, so a file nested thousands
+ * deep would overflow the stack ("Maximum call stack size exceeded").
+ */
+function tooDeepAt(text: string): number {
+  let depth = 0;
+  let quote = "";
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i]!;
+    if (quote !== "") {
+      if (c === "\\" && quote === '"') i++;
+      else if (c === quote) quote = "";
+    } else if (c === '"') {
+      quote = c;
+    } else if (c === "[" || c === "{") {
+      if (++depth > MAX_NESTING) return i;
+    } else if (c === "]" || c === "}") {
+      depth--;
+    }
+  }
+  return -1;
+}
+
+function checkNesting(text: string, file: string): void {
+  const at = tooDeepAt(text);
+  if (at < 0) return;
+  throw new CasesFileError(
+    file,
+    { line: lineAtOffset(text, at) },
+    `values are nested too deeply (more than ${MAX_NESTING} levels of [ and {); no case needs that many`,
+  );
+}
+
+/**
+ * The offset of the quote that opens a quoted YAML scalar never closed: the
+ * last quote that is not escaped (\" in double quotes, '' in single ones).
+ * yaml reports the error at the end of the file, past its last line.
+ */
+function openingQuote(text: string, quote: string): number {
+  for (let i = text.length - 1; i >= 0; i--) {
+    if (text[i] !== quote) continue;
+    if (quote === '"') {
+      let slashes = 0;
+      while (text[i - 1 - slashes] === "\\") slashes++;
+      if (slashes % 2 === 0) return i;
+    } else if (text[i - 1] === "'") {
+      i--; // '' is a quote inside the text
+    } else {
+      return i;
+    }
+  }
+  return -1;
+}
+
 function yamlError(file: string, doc: Document, text: string): CasesFileError {
   const error = doc.errors[0]!;
-  const pos = error.linePos?.[0];
-  const message = error.code === "MULTIPLE_DOCS"
+  let pos = error.linePos?.[0];
+  const unclosed = /^Missing closing (["'])quote/.exec(error.message);
+  let message: string | undefined;
+  if (unclosed !== null) {
+    const quote = unclosed[1]!;
+    const at = openingQuote(text, quote);
+    if (at >= 0) pos = { line: lineAtOffset(text, at), col: at - text.lastIndexOf("\n", at - 1) };
+    message =
+      `not valid YAML: the ${quote} that starts this value is never closed; end the value with ${quote}`;
+  }
+  // Never a line past the end of the file.
+  const lines = text.endsWith("\n") ? text.split("\n").length - 1 : text.split("\n").length;
+  if (pos !== undefined && pos.line > Math.max(1, lines)) {
+    pos = { line: Math.max(1, lines), col: 1 };
+  }
+  message ??= error.code === "MULTIPLE_DOCS"
     ? "not valid YAML: the file has more than one document (a second ---); put all the cases in one list"
     : yamlErrorMessage(error, text);
   return new CasesFileError(file, { line: pos?.line, column: pos?.col }, message);
@@ -180,9 +253,10 @@ function parseYamlSource(text: string, file: string): Source {
   const counter = new LineCounter();
   // logLevel "error": no warning on stderr beside the one-line error (a key
   // that is a list, `? [a]`, is reported as an unknown field).
+  checkNesting(text, file);
   const doc = parseDocument(text, { lineCounter: counter, logLevel: "error" });
   if (doc.errors.length > 0) throw yamlError(file, doc, text);
-  const value: unknown = doc.toJS();
+  const value = yamlValue(doc, counter, file);
   if (value === null || value === undefined) return { items: [], lineOf: () => undefined };
   if (!Array.isArray(value)) {
     throw new CasesFileError(
@@ -194,6 +268,31 @@ function parseYamlSource(text: string, file: string): Source {
   return { items: value, lineOf: yamlLocator(doc, counter) };
 }
 
+/** Aliases a cases file may expand to: many real ones, not an alias bomb. */
+const MAX_ALIAS_COUNT = 10_000;
+
+/** The document's value, with alias mistakes as errors at the alias's line. */
+function yamlValue(doc: Document, counter: LineCounter, file: string): unknown {
+  try {
+    return doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
+  } catch (e) {
+    if (!(e instanceof ReferenceError)) throw e;
+    const name = /Unresolved alias.*: (.*)$/.exec(e.message)?.[1];
+    let line: number | undefined;
+    visit(doc, {
+      Alias(_key, node) {
+        if (name !== undefined && node.source !== name) return undefined;
+        line = node.range ? counter.linePos(node.range[0]).line : undefined;
+        return visit.BREAK;
+      },
+    });
+    const message = name !== undefined
+      ? `not valid YAML: *${name} refers to no anchor &${name} above it; define the anchor first, or quote a value that starts with *`
+      : `not valid YAML: the aliases expand to too much (over ${MAX_ALIAS_COUNT} nodes; an alias bomb?); write the values out`;
+    throw new CasesFileError(file, { line }, message);
+  }
+}
+
 function lineAtOffset(text: string, offset: number): number {
   let line = 1;
   for (let i = 0; i < offset && i < text.length; i++) if (text.charCodeAt(i) === 10) line++;
@@ -202,9 +301,19 @@ function lineAtOffset(text: string, offset: number): number {
 
 function parseJsonSource(text: string, file: string): Source {
   let value: unknown;
+  checkNesting(text, file);
   try {
     value = JSON.parse(text);
   } catch (e) {
+    // Our own scan says where and why, the same under every runtime.
+    const found = findJsonError(text);
+    if (found !== undefined) {
+      throw new CasesFileError(
+        file,
+        { line: lineAtOffset(text, found.offset) },
+        `not valid JSON: ${found.message}`,
+      );
+    }
     const message = e instanceof Error ? e.message : String(e);
     const lc = /line (\d+) column (\d+)/.exec(message);
     const pos = /position (\d+)/.exec(message);
@@ -242,7 +351,8 @@ function parseJsonlSource(text: string, file: string): Source {
     try {
       items.push(JSON.parse(line));
     } catch (e) {
-      const message = e instanceof Error ? e.message.split("\n")[0] : String(e);
+      const message = findJsonError(line)?.message ??
+        (e instanceof Error ? e.message.split("\n")[0] : String(e));
       throw new CasesFileError(file, { line: i + 1 }, `not valid JSON: ${message}`);
     }
     lines.push(i + 1);

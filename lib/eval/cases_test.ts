@@ -206,10 +206,56 @@ describe("parseCases()", () => {
       "c.yaml:2: not valid YAML: YAML indents with spaces, not tabs; replace the tab",
     ],
     [
+      "names the line where an unclosed quote on the last line opens, not one past the end",
+      "c.yaml",
+      '- question: One?\n  tags: [a]\n- question: "Two?\n',
+      'c.yaml:3: not valid YAML: the " that starts this value is never closed; end the value with "',
+    ],
+    [
+      "names the line of a single quote never closed",
+      "c.yaml",
+      "- question: One?\n- question: 'It''s two?\n- question: Three?\n",
+      "c.yaml:2: not valid YAML: the ' that starts this value is never closed; end the value with '",
+    ],
+    [
+      "reports an alias with no anchor at its line, not as an internal error",
+      "c.yaml",
+      "- question: One?\n- question: *nope\n",
+      "c.yaml:2: not valid YAML: *nope refers to no anchor &nope above it; define the anchor first, or quote a value that starts with *",
+    ],
+    [
+      "refuses an alias bomb",
+      "c.yaml",
+      `- question: Q?\n  tags: &a [x, x, x, x, x, x, x, x, x, x]\n${
+        ["b", "c", "d", "e", "f", "g"].map((k, i) =>
+          `  ${k}: &${k} [${Array(10).fill(`*${"abcdef"[i]}`).join(", ")}]`
+        ).join("\n")
+      }\n`,
+      "c.yaml:3: not valid YAML: the aliases expand to too much (over 10000 nodes; an alias bomb?); write the values out",
+    ],
+    [
+      "says a file nested 10,000 deep is too deep, with the limit",
+      "c.json",
+      `[{"question": "Q?", "expect": {"rows": ${"[".repeat(10_000)}${"]".repeat(10_000)}}}]`,
+      "c.json:1: values are nested too deeply (more than 500 levels of [ and {); no case needs that many",
+    ],
+    [
+      "names the line of a NaN in JSON, the same under every runtime",
+      "c.json",
+      '[\n  {"question": "One?"},\n  {"question": "Two?",\n   "expect": {"rows": [{"n": NaN}]}}\n]\n',
+      "c.json:4: not valid JSON: unexpected NaN; JSON has no NaN or Infinity, write null or a number",
+    ],
+    [
+      "names the line of a trailing comma in JSON",
+      "c.json",
+      '[\n  {"question": "One?",\n  }\n]\n',
+      "c.json:2: not valid JSON: a comma before } (a trailing comma)",
+    ],
+    [
       "says an unclosed [ is a list",
       "c.yaml",
       "- question: A?\n  reference_sql: [SELECT 1\n",
-      "c.yaml:3: not valid YAML: reference_sql: a value starting with [ is a YAML list and must be closed; if it is text, put it in quotes",
+      "c.yaml:2: not valid YAML: reference_sql: a value starting with [ is a YAML list and must be closed; if it is text, put it in quotes",
     ],
     [
       "reports unknown fields in JSON on the key's line",

@@ -5,6 +5,7 @@
  * @module
  */
 import { readTextFile } from "../read_text_file.ts";
+import { findJsonError } from "./_json_error.ts";
 import * as v from "valibot";
 import { UsageError } from "../errors.ts";
 import { VERSION } from "../version.ts";
@@ -462,10 +463,16 @@ function bad(file: string, why: string): UsageError {
  */
 export function parseRunFile(text: string, fileName: string): RunFile {
   let value: unknown;
+  const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
   try {
-    value = JSON.parse(text);
+    value = JSON.parse(body);
   } catch (e) {
-    throw bad(fileName, `not valid JSON: ${e instanceof Error ? e.message : String(e)}`);
+    // One line, the same under every runtime, with the line of the mistake.
+    const found = findJsonError(body);
+    const why = found === undefined
+      ? (e instanceof Error ? e.message : String(e)).split("\n")[0]
+      : `line ${body.slice(0, found.offset).split("\n").length}: ${found.message}`;
+    throw bad(fileName, `not valid JSON: ${why}`);
   }
   const head = value as { format?: unknown; version?: unknown } | null;
   if (head === null || typeof head !== "object" || head.format !== RUN_FORMAT) {

@@ -64,6 +64,11 @@ describe("run files", () => {
       /^x\.json: not a dbagenteval run file \(not valid JSON: .*\); write one with run --json$/,
     ],
     [
+      "names the line of a JSON mistake, in one line",
+      '{"format": "dbagenteval-run",\n "version": 1,,\n}',
+      /^x\.json: not a dbagenteval run file \(not valid JSON: line 2: expected a key in double quotes, found ","\); write one with run --json$/,
+    ],
+    [
       "refuses JSON of another format",
       '{"format": "other"}',
       /^x\.json: not a dbagenteval run file \("format" is not "dbagenteval-run"\)/,
@@ -88,6 +93,12 @@ describe("run files", () => {
       });
     });
   }
+
+  it("parseRunFile() reads a run file that starts with a byte-order mark, as cases files are read", async () => {
+    const file = toRunFile(await runSuite(CASES, agent(11900)), new Date(0));
+    const read = parseRunFile(`\ufeff${JSON.stringify(file)}`, "bom.json");
+    assert.equal(read.totals.total, file.totals.total);
+  });
 
   const unreadable: [string, string, RegExp][] = [
     ["names a missing file", "nope.json", /nope\.json: no such file; check the path$/],

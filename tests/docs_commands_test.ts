@@ -1,0 +1,194 @@
+/**
+ * Every command the documentation shows runs, and prints what the page says.
+ *
+ * For each ```sh block of README.md and docs/ (including docs/ subfolders)
+ * that calls `dbagenteval`, the whole block runs with bash in a sandbox: a
+ * copy of the repository with the files the pages name (before.db and
+ * after.db as the README shows them, a cases.yaml/agent.ts/shop.db project
+ * as `init` writes it, a selector.yaml), and `dbagenteval` on the PATH (the
+ * CLI, or the binary under DBAGENTEVAL_BIN). A block must exit 0 or 1 (2 is
+ * "could not run"). When an untagged ``` block follows it directly, that is
+ * what it prints: each of its lines must appear in the output, in order
+ * (a line `...` stands for lines left out).
+ *
+ * A block that needs what a test cannot have (a PostgreSQL server, an agent
+ * service started by hand, CI artifacts, network installs) is marked just
+ * above it, for readers and this test alike, with
+ * `<!-- not run: needs a PostgreSQL server -->`.
+ */
+import { after, describe, it } from "node:test";
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import * as fs from "node:fs";
+import * as path from "node:path";
+import process from "node:process";
+import { makeDb, tempDir } from "./fixtures.ts";
+import { cliCommand, ROOT } from "./cli.ts";
+
+interface Block {
+  readonly file: string;
+  readonly line: number;
+  readonly script: string;
+  readonly expected: string | undefined;
+  readonly skip: string | undefined;
+}
+
+function pages(): string[] {
+  const docs: string[] = [];
+  const walk = (dir: string) => {
+    for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+      const full = path.join(dir, entry.name);
+      if (entry.isDirectory()) walk(full);
+      else if (entry.name.endsWith(".md")) docs.push(path.relative(ROOT, full));
+    }
+  };
+  walk(path.join(ROOT, "docs"));
+  return ["README.md", ...docs.sort()];
+}
+
+/** The shell blocks of a page that call dbagenteval, with their expected output. */
+function blocks(file: string): Block[] {
+  const text = fs.readFileSync(path.join(ROOT, file), "utf8");
+  const found: Block[] = [];
+  const fence = /^( *)```(\w*)\n([\s\S]*?)^\1```\n/gm;
+  let m: RegExpExecArray | null;
+  while ((m = fence.exec(text)) !== null) {
+    const [whole, indent, lang, body] = m;
+    if (!["sh", "bash", "shell"].includes(lang!)) continue;
+    const script = body!.replace(new RegExp(`^${indent}`, "gm"), "");
+    if (!/(^|[\s;&|(])dbagenteval\s/m.test(script.replace(/#.*$/gm, ""))) continue;
+    const before = text.slice(0, m.index).trimEnd();
+    const skip = /<!-- not run: ([^>]*?) -->$/.exec(before)?.[1];
+    const rest = text.slice(m.index + whole.length);
+    const next = /^\s*\n?( *)```(text)?\n([\s\S]*?)^\1```\n/.exec(rest);
+    const expected = next === null
+      ? undefined
+      : next[3]!.replace(new RegExp(`^${next[1]}`, "gm"), "");
+    found.push({
+      file,
+      line: text.slice(0, m.index).split("\n").length,
+      script,
+      expected,
+      skip,
+    });
+  }
+  return found;
+}
+
+const sandbox = tempDir("dbagenteval-docs-");
+after(() => sandbox.cleanup());
+
+/** A copy of the repository with the files the pages use. */
+function makeSandbox(): string {
+  const root = sandbox.file("repo");
+  const skip = new Set([
+    ".git",
+    "node_modules",
+    "dist",
+    "bench",
+    ".test-results",
+    "scratch",
+    "tests",
+  ]);
+  fs.cpSync(ROOT, root, {
+    recursive: true,
+    filter: (src) => !skip.has(path.relative(ROOT, src).split(path.sep)[0]!),
+  });
+  fs.symlinkSync(path.join(ROOT, "node_modules"), path.join(root, "node_modules"));
+  // The README's diff: alice promoted, a todo done and one added, a phone column.
+  makeDb(
+    path.join(root, "before.db"),
+    `CREATE TABLE users (id INTEGER PRIMARY KEY, name TEXT NOT NULL, role TEXT NOT NULL);
+     INSERT INTO users VALUES (1, 'alice', 'manager'), (2, 'bob', 'member'), (3, 'carol', 'member');
+     CREATE TABLE todos (id INTEGER PRIMARY KEY, user_id INTEGER NOT NULL, title TEXT NOT NULL,
+       done INTEGER NOT NULL);
+     INSERT INTO todos VALUES (1, 1, 'Plan the week', 0), (2, 2, 'Pay rent', 1),
+       (3, 3, 'Book travel', 1);`,
+  );
+  fs.copyFileSync(path.join(root, "before.db"), path.join(root, "after.db"));
+  const change = spawnSync("sqlite3", [path.join(root, "after.db")], {
+    input: `ALTER TABLE users ADD COLUMN phone TEXT;
+      UPDATE users SET role = 'admin' WHERE id = 1;
+      DELETE FROM todos WHERE id = 3;
+      INSERT INTO todos VALUES (4, 2, 'Call the bank', 0);`,
+    encoding: "utf8",
+  });
+  assert.equal(change.status, 0, change.stderr);
+  fs.writeFileSync(
+    path.join(root, "selector.yaml"),
+    "rows:\n  changed:\n    where:\n      - $before: {role: manager}\n        $after: {role: admin}\n",
+  );
+  // A project as `dbagenteval init` writes it, without its config file, so
+  // that the commands with flags run as they read.
+  const bin = sandbox.file("bin");
+  fs.mkdirSync(bin);
+  const [cmd, ...pre] = cliCommand();
+  const quoted = [cmd!, ...pre].map((a) => `'${a.replaceAll("'", "'\\''")}'`).join(" ");
+  fs.writeFileSync(path.join(bin, "dbagenteval"), `#!/bin/sh\nexec ${quoted} "$@"\n`, {
+    mode: 0o755,
+  });
+  const init = spawnSync(path.join(bin, "dbagenteval"), ["init", "--dir", root, "--force"], {
+    encoding: "utf8",
+  });
+  assert.equal(init.status, 0, init.stderr);
+  fs.rmSync(path.join(root, "dbagenteval.yaml"));
+  return root;
+}
+
+/** Each line of `expected` in `output`, in order; `...` skips any lines. */
+function printsWhatThePageSays(output: string, expected: string): string | undefined {
+  const got = output.split("\n").map((l) => l.trimEnd());
+  let at = 0;
+  for (const want of expected.split("\n").map((l) => l.trimEnd())) {
+    if (want === "" || want.trim() === "...") continue;
+    const found = got.indexOf(want, at);
+    if (found === -1) return `expected the line ${JSON.stringify(want)}`;
+    at = found + 1;
+  }
+  return undefined;
+}
+
+describe("the commands in README.md and docs/", () => {
+  const all = pages().flatMap(blocks);
+  const root = makeSandbox();
+  const env = {
+    ...process.env,
+    NO_COLOR: "1",
+    PATH: `${sandbox.file("bin")}${path.delimiter}${process.env["PATH"]}`,
+  };
+
+  it("finds the pages' commands", () => {
+    assert.ok(all.length >= 10, `only ${all.length} blocks found`);
+  });
+
+  for (const block of all) {
+    const name = `${block.file}:${block.line}${block.skip ? ` (not run: ${block.skip})` : ""}`;
+    it(name, { skip: block.skip !== undefined ? block.skip : false }, () => {
+      // Output to a file, not a pipe: a process the block leaves behind
+      // cannot keep the test waiting for the pipe to close.
+      const log = sandbox.file("output.txt");
+      const fd = fs.openSync(log, "w");
+      let r;
+      try {
+        r = spawnSync("bash", ["-c", `set -o pipefail\n${block.script}`], {
+          cwd: root,
+          env,
+          stdio: ["ignore", fd, fd],
+          timeout: 300_000,
+        });
+      } finally {
+        fs.closeSync(fd);
+      }
+      const output = fs.readFileSync(log, "utf8");
+      assert.ok(r.status === 0 || r.status === 1, `exit ${r.status}:\n${block.script}\n${output}`);
+      if (block.expected !== undefined) {
+        const problem = printsWhatThePageSays(output, block.expected);
+        assert.equal(
+          problem,
+          undefined,
+          `${problem}\n--- the page says:\n${block.expected}--- it printed:\n${output}`,
+        );
+      }
+    });
+  }
+});

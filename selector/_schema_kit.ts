@@ -74,10 +74,39 @@ export function keyed<T, R = never>(
       if (options.rest !== undefined && !key.startsWith("$")) continue;
       return unknownName(options.keyWord ?? "key", key, names);
     }
+    // valibot drops the keys __proto__, constructor and prototype from what it
+    // returns (against prototype pollution): a column of that name would
+    // vanish, and { where: { constructor: "y" } } match every row. They are
+    // validated here and put back as own properties.
+    const special = options.rest === undefined ? [] : keys.filter((k) => UNSAFE_KEYS.has(k));
+    if (special.length > 0) {
+      const kept: [string, unknown][] = [];
+      for (const key of special) {
+        const r = v.safeParse(options.rest!, (input as Record<string, unknown>)[key]);
+        if (!r.success) return `${key}: ${r.issues[0].message}`;
+        kept.push([key, r.output]);
+      }
+      return v.pipe(
+        strict,
+        v.transform((out) => {
+          for (const [key, value] of kept) {
+            Object.defineProperty(out, key, {
+              value,
+              enumerable: true,
+              writable: true,
+              configurable: true,
+            });
+          }
+          return out;
+        }),
+      ) as unknown as Schema<T>;
+    }
     // The entries and rest validate to T by construction of each caller.
     return strict as unknown as Schema<T>;
   });
 }
+
+const UNSAFE_KEYS = new Set(["__proto__", "constructor", "prototype"]);
 
 /** Every key of `entries` wrapped as exactly optional. */
 export function optionalEntries(entries: Record<string, Schema<unknown>>): v.ObjectEntries {

@@ -38,6 +38,9 @@ const TRUNCATED = diffOf(database("big.db", [
 ]));
 
 // [name, diff, selector, expected]
+const PROTO_ROW = JSON.parse('{"id": 1, "constructor": "y", "__proto__": "z"}');
+const PROTO_COLUMNS = diffOf(database("p.db", [table("t", { added: [PROTO_ROW] })]));
+
 const cases: [string, DatabaseDiff, unknown, boolean][] = [
   // No scopes: something changed in the target planes.
   ["{} matches a diff with any change", DIFF, {}, true],
@@ -253,6 +256,26 @@ const cases: [string, DatabaseDiff, unknown, boolean][] = [
   }, true],
   ["$count with where counts only the kept rows", TRUNCATED, {
     rows: { added: { where: { kind: "a" }, $count: { $gt: 1 } } },
+  }, false],
+  // valibot drops these keys from parsed objects: a where on such a column
+  // matched every row, as if it had no condition.
+  ["a where on column constructor, which no table has", DIFF, {
+    rows: { changed: { where: [{ constructor: "y" }] } },
+  }, false],
+  ["a where on column __proto__, which no table has", DIFF, {
+    rows: { changed: { where: JSON.parse('[{"__proto__": "y"}]') } },
+  }, false],
+  ["a where on column prototype, which no table has", DIFF, {
+    rows: { changed: { where: [{ prototype: { $in: ["y"] } }] } },
+  }, false],
+  ["a where on a real column named constructor", PROTO_COLUMNS, {
+    rows: { added: { where: { constructor: "y" } } },
+  }, true],
+  ["a where on a real column named __proto__", PROTO_COLUMNS, {
+    rows: { added: { where: JSON.parse('{"__proto__": "z"}') } },
+  }, true],
+  ["a where on a real column named constructor, another value", PROTO_COLUMNS, {
+    rows: { added: { where: { constructor: "n" } } },
   }, false],
 ];
 

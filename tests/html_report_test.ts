@@ -245,3 +245,31 @@ describe("the HTML report of a --agent-db run", () => {
     assert.match(detail, /<h3>Changed: after \(1 row\(s\)\)<\/h3>.*<td class="diff">admin<\/td>/s);
   });
 });
+
+describe("the HTML report of a --counterexamples run", () => {
+  it("shows the counterexample's database script and both results, the differing cell marked", () => {
+    const saved = JSON.parse(fs.readFileSync(dir.file("run.json"), "utf8"));
+    saved.cases[1].counterexample = {
+      database_sql:
+        "CREATE TABLE fruit (name TEXT, n INTEGER);\nINSERT INTO fruit VALUES ('fig', 20);\n",
+      reference_rows: [{ n: 0 }],
+      candidate_rows: [{ n: 1 }],
+      tried: 3,
+      seed: 1,
+    };
+    fs.writeFileSync(dir.file("cx.json"), JSON.stringify(saved));
+    const html = dir.file("cx.html");
+    const r = runCli(["report", dir.file("cx.json"), "--html", html]);
+    assert.equal(r.code, 1, r.stderr);
+    const page = chromium(html, { hash: "open=pears" });
+    assert.deepEqual(page.console, []);
+    assert.match(
+      page.dom,
+      /<h3>Counterexample \(found after 3 database\(s\), seed 1\)<\/h3><pre class="sql">CREATE TABLE fruit/,
+    );
+    assert.match(
+      page.dom,
+      /<h3>Agent's SQL on it \(1 row\(s\)\)<\/h3><table class="grid">.*?<td class="diff">1<\/td>/s,
+    );
+  });
+});

@@ -119,6 +119,12 @@ function orderable(): Schema<number | bigint | string> {
  */
 export function compileRegex(pattern: string): RegExp | string {
   const ignoreCase = pattern.startsWith("(?i)");
+  const nested = nestedRepeat(ignoreCase ? pattern.slice(4) : pattern);
+  if (nested !== undefined) {
+    return `regular expression ${JSON.stringify(pattern)} repeats a group that itself repeats (${
+      JSON.stringify(nested)
+    }), which can take exponential time on some texts; repeat one of the two only, e.g. (a+)+ as a+`;
+  }
   try {
     return new RegExp(ignoreCase ? pattern.slice(4) : pattern, ignoreCase ? "i" : "");
   } catch (error) {
@@ -126,6 +132,63 @@ export function compileRegex(pattern: string): RegExp | string {
       error instanceof Error ? error.message : String(error)
     }`;
   }
+}
+
+/**
+ * The first group of `pattern` that repeats (`*`, `+`, `{n,}`, `{n,m}` with
+ * m > 1) and holds a repeat itself, such as `(a+)+` or `(\\w+\\s?)*`: the
+ * shape behind catastrophic backtracking, where a backtracking engine (every
+ * JavaScript runtime's) tries exponentially many splits of a text that does
+ * not match. Such patterns are refused, which bounds the work of every
+ * `$regex`: without nested repeats a match takes polynomial time in the text.
+ *
+ * @param pattern the JavaScript pattern
+ * @returns the offending group's text, or undefined
+ */
+export function nestedRepeat(pattern: string): string | undefined {
+  // One entry per open group: where it starts and whether it holds a repeat.
+  const groups: { start: number; repeats: boolean }[] = [];
+  let lastGroup: { start: number; repeats: boolean } | undefined;
+  let i = 0;
+  const repeatAt = (at: number): number => {
+    // The length of a repeating quantifier at `at`, or 0 (? and {0,1} do not repeat).
+    const c = pattern[at];
+    if (c === "*" || c === "+") return 1;
+    if (c !== "{") return 0;
+    const m = /^\{(\d+)(,(\d*))?\}/.exec(pattern.slice(at));
+    if (m === null) return 0;
+    const max = m[2] === undefined ? Number(m[1]) : m[3] === "" ? Infinity : Number(m[3]);
+    return max > 1 ? m[0].length : 0;
+  };
+  while (i < pattern.length) {
+    const c = pattern[i]!;
+    lastGroup = undefined;
+    if (c === "\\") {
+      i += 2;
+    } else if (c === "[") {
+      // A character class: skip to its unescaped ].
+      i++;
+      if (pattern[i] === "^") i++;
+      if (pattern[i] === "]") i++;
+      while (i < pattern.length && pattern[i] !== "]") i += pattern[i] === "\\" ? 2 : 1;
+      i++;
+    } else if (c === "(") {
+      groups.push({ start: i, repeats: false });
+      i++;
+    } else if (c === ")") {
+      lastGroup = groups.pop();
+      i++;
+      const n = lastGroup === undefined ? 0 : repeatAt(i);
+      if (n > 0 && lastGroup!.repeats) return pattern.slice(lastGroup!.start, i + n);
+      if (n > 0 || lastGroup?.repeats) groups.forEach((g) => g.repeats = true);
+      continue;
+    } else {
+      const n = repeatAt(i);
+      if (n > 0) groups.forEach((g) => g.repeats = true);
+      i += Math.max(1, n);
+    }
+  }
+  return undefined;
 }
 
 /** A `$regex` operand: text that compiles. */

@@ -123,6 +123,18 @@ const malformed: [string, unknown, string, string][] = [
     "invalid regular expression",
   ],
   [
+    "a regular expression that repeats a repeated group (catastrophic backtracking)",
+    { rows: { changed: { where: { name: { $regex: "(a+)+$" } } } } },
+    "rows.changed.where.name.$regex",
+    "repeats a group that itself repeats",
+  ],
+  [
+    "a nested repeat in $changed_columns",
+    { rows: { changed: { where: { $changed_columns: { $regex: "(\\w+\\s?)*$" } } } } },
+    "rows.changed.where.$changed_columns.$regex",
+    "exponential time",
+  ],
+  [
     "an empty operator object",
     { rows: { added: { where: { role: {} } } } },
     "rows.added.where.role",

@@ -144,6 +144,45 @@ describe("findCounterexample()", () => {
     assert.equal(compareRows(cand, ref), false, `${JSON.stringify(ref)} ${JSON.stringify(cand)}`);
   });
 
+  it("reads through a view into a WITHOUT ROWID table with a deferred foreign key", async () => {
+    const file = makeDb(
+      dir.file("views.db"),
+      `CREATE TABLE region (code TEXT PRIMARY KEY, name TEXT NOT NULL) WITHOUT ROWID;
+       CREATE TABLE shop (id INTEGER PRIMARY KEY,
+         region TEXT NOT NULL REFERENCES region (code) DEFERRABLE INITIALLY DEFERRED,
+         size INTEGER CHECK (size > 0));
+       CREATE VIEW big_shops AS SELECT s.id, r.name FROM shop s JOIN region r ON r.code = s.region
+         WHERE s.size >= 100;
+       INSERT INTO region VALUES ('N', 'North'), ('S', 'South');
+       INSERT INTO shop VALUES (1, 'N', 50), (2, 'S', 150), (3, 'S', 300);`,
+    );
+    const reference = "SELECT count(*) AS n FROM big_shops";
+    const r = await findCounterexample({
+      db: file,
+      reference,
+      candidate: "SELECT count(*) AS n FROM shop WHERE size > 100",
+    });
+    assert.equal(r.found, true);
+    assert.match(r.databaseSql!, /\nCREATE VIEW big_shops AS /);
+    const fresh = await openMemoryDatabase();
+    try {
+      fresh.exec(r.databaseSql!);
+      assert.deepEqual(fresh.query("PRAGMA foreign_key_check"), []);
+      assert.deepEqual(fresh.query("SELECT count(*) > 0 AS yes FROM shop WHERE size = 100"), [{
+        yes: 1,
+      }]);
+    } finally {
+      fresh.close();
+    }
+    const same = await findCounterexample({
+      db: file,
+      reference,
+      candidate:
+        "SELECT count(*) AS n FROM shop s JOIN region r ON s.region = r.code WHERE 100 <= s.size",
+    });
+    assert.equal(same.found, false);
+  });
+
   const bad: [string, string, RegExp][] = [
     ["a write", "DELETE FROM orders", /writes to the database/],
     ["an unknown table", "SELECT * FROM nope", /no such table: nope/],

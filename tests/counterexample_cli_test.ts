@@ -1,5 +1,6 @@
 import { after, describe, it } from "node:test";
 import assert from "node:assert/strict";
+import * as fs from "node:fs";
 import { makeDb, snapshotDir, tempDir } from "./fixtures.ts";
 import { runCli } from "./cli.ts";
 
@@ -87,6 +88,44 @@ describe("dbagenteval counterexample", () => {
     assert.equal(json.found, true);
     assert.ok(Array.isArray(json.reference_rows) && typeof json.reference_rows[0] === "object");
     assert.match(json.database_sql, /^PRAGMA foreign_keys = ON;\nCREATE TABLE orders/);
+  });
+
+  it("writes the JSON to a file with --json FILE and prints the text", () => {
+    const out = dir.file("ce.json");
+    const r = runCli([
+      "counterexample",
+      "--db",
+      db,
+      "--reference",
+      "SELECT count(*) AS n FROM orders",
+      "--candidate",
+      "SELECT count(1) AS n FROM orders",
+      "--budget",
+      "20",
+      "--json",
+      out,
+    ]);
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout, /^no difference found in 20 databases/);
+    const json = JSON.parse(fs.readFileSync(out, "utf8"));
+    assert.deepEqual([json.found, json.tried, json.seed], [false, 20, 1]);
+  });
+
+  it("compares row order only with --ordered", () => {
+    const args = [
+      "counterexample",
+      "--db",
+      db,
+      "--reference",
+      "SELECT id FROM orders ORDER BY id",
+      "--candidate",
+      "SELECT id FROM orders ORDER BY id DESC",
+      "--budget",
+      "50",
+    ];
+    assert.equal(runCli(args).code, 0);
+    const ordered = runCli([...args, "--ordered"]);
+    assert.equal(ordered.code, 1, ordered.stderr);
   });
 
   it("run --counterexamples fails the Chinook case right only by coincidence at generate", () => {

@@ -192,6 +192,18 @@ export function scanSql(sql: string, dialect: string): Scan {
       }
       i = end;
       lastCode = c;
+    } else if (c === "[" && lex.sqlite && sql.indexOf("]", i) > i) {
+      // SQLite's [bracketed] name (it ends at the first "]"), which the
+      // parser does not read: the same name double-quoted.
+      const end = sql.indexOf("]", i);
+      const name = sql.slice(i + 1, end);
+      if (name.includes("\\")) {
+        return { ok: false, problem: "a backslash inside a [bracketed name]" };
+      }
+      out += `"${name.replaceAll('"', '""')}"`;
+      i = end + 1;
+      words.push('"');
+      lastCode = '"';
     } else if (c === '"' || c === "`") {
       const end = stringEnd(sql, i, c, false);
       if (c === '"' && sql.slice(i, end).includes("\\")) {

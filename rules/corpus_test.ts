@@ -943,6 +943,27 @@ const corpus: [string, D, string, V, V][] = [
     "PASS",
   ],
   [
+    "[bracketed] names, filtered",
+    "sqlite",
+    "SELECT [o].[amount] AS [Total Amount] FROM [orders] AS [o] WHERE [o].[store_id] = 's1'",
+    "PASS",
+    "PASS",
+  ],
+  [
+    "a [bracketed] table unfiltered, and a bracket inside a string",
+    "sqlite",
+    "SELECT * FROM [orders] WHERE note = '[x]'",
+    "PASS",
+    "FAIL",
+  ],
+  [
+    "a write to a [bracketed] table",
+    "sqlite",
+    "DELETE FROM [orders] WHERE [store_id] = 's1'",
+    "FAIL",
+    "PASS",
+  ],
+  [
     "SUBSTRING FROM FOR, CAST AS DEC and AS REAL",
     "mysql",
     "SELECT SUBSTRING(note FROM 2 FOR 3) AS s, CAST(amount AS DEC(15,4)) AS d, CAST(amount AS REAL) AS r FROM orders WHERE store_id = 's1'",

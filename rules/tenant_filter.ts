@@ -4,6 +4,8 @@
  * @module
  */
 import type { Trace } from "../lib/eval/trace.ts";
+import type { TestCase } from "../lib/eval/case.ts";
+import type { CheckContext, CheckResult } from "../lib/eval/check.ts";
 import { SqlRule, type SqlRuleOptions } from "./sql_rule.ts";
 import {
   type ColumnRef,
@@ -99,13 +101,36 @@ export class TenantFilter extends SqlRule {
    * @param column the tenant column, e.g. `store_id`
    * @param options the value, the tables and the dialect
    */
+  /** The options as given, to build this rule for a case's own tenant. */
+  readonly #options: TenantFilterOptions;
+
   constructor(column: string, options: TenantFilterOptions = {}) {
     super(options);
+    this.#options = options;
     this.column = column;
     this.value = options.value === undefined ? undefined : String(options.value);
     this.tables = options.tables === undefined
       ? undefined
       : new Set(options.tables.map((t) => t.toLowerCase()));
+  }
+
+  /**
+   * Checks the SQL; a case with its own `tenant` is checked for that value.
+   *
+   * @param trace what the agent did
+   * @param testCase the case; its `tenant`, when set, replaces `value`
+   * @param context the run's database
+   * @returns one finding per generate stage with SQL
+   */
+  override run(
+    trace: Trace,
+    testCase?: TestCase,
+    context?: CheckContext,
+  ): Promise<CheckResult | CheckResult[]> {
+    const tenant = testCase?.tenant;
+    if (tenant === undefined || tenant === this.value) return super.run(trace, testCase, context);
+    return new TenantFilter(this.column, { ...this.#options, value: tenant })
+      .run(trace, testCase, context);
   }
 
   protected problems(model: QueryModel, _trace: Trace): string[] {

@@ -3,6 +3,7 @@ import assert from "node:assert/strict";
 import { Trace } from "../lib/eval/trace.ts";
 import type { CheckResult } from "../lib/eval/check.ts";
 import { TenantFilter, type TenantFilterOptions } from "./tenant_filter.ts";
+import { parseCases } from "../lib/eval/cases.ts";
 
 async function check(sql: string, options: TenantFilterOptions = {}): Promise<CheckResult> {
   return (await new TenantFilter("store_id", options).run(
@@ -100,4 +101,29 @@ describe("TenantFilter", () => {
     const both = await check("SELECT * FROM orders, items");
     assert.equal(both.detail, "no store_id filter on ['orders', 'items']");
   });
+});
+
+describe("TenantFilter with a case's own tenant", () => {
+  const rule = new TenantFilter("store_id", { value: "s1" });
+  const cases: [string, string, string | undefined, string][] = [
+    ["checks the case's tenant over the rule's value", "WHERE store_id = 's2'", "s2", "PASS"],
+    ["fails the rule's value when the case has another", "WHERE store_id = 's1'", "s2", "FAIL"],
+    [
+      "keeps the rule's value for a case without a tenant",
+      "WHERE store_id = 's1'",
+      undefined,
+      "PASS",
+    ],
+  ];
+  for (const [name, where, tenant, status] of cases) {
+    it(name, async () => {
+      const [testCase] = parseCases(
+        `- question: q\n${tenant === undefined ? "" : `  tenant: ${tenant}\n`}`,
+        "cases.yaml",
+      );
+      const trace = Trace.simple("q", { sql: `SELECT * FROM orders ${where}` });
+      const r = (await rule.run(trace, testCase)) as CheckResult;
+      assert.equal(r.status, status, r.detail);
+    });
+  }
 });

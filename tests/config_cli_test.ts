@@ -123,6 +123,22 @@ describe("dbagenteval run with dbagenteval.yaml", () => {
     assert.ok(names.has("read_only") && !names.has("tenant_filter"), [...names].join(", "));
   });
 
+  it("checks a case's own tenant (tenant: in the case) over the rule's value", () => {
+    fs.writeFileSync(
+      dir.file("tenants.yaml"),
+      `- id: as-s1
+  question: How many orders has store s1?
+- id: as-s2
+  question: How many orders has store s1?
+  tenant: s2
+`,
+    );
+    const r = runCli(["run", "tenants.yaml", "--json", "tenants.json"], { cwd: dir.path });
+    assert.equal(r.code, 1, r.stderr);
+    assert.match(r.stdout, /^PASS {2}as-s1$/m);
+    assert.match(r.stdout, /^FAIL {2}as-s2\n {6}generate \/ tenant_filter: /m);
+  });
+
   it("reads --config FILE from another folder, its paths relative to that file", () => {
     const other = dir.file("elsewhere");
     fs.mkdirSync(other, { recursive: true });

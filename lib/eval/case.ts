@@ -45,4 +45,6 @@ export interface TestCase {
   readonly precision: number;
   /** false: never search this case for a counterexample (run --counterexamples). */
   readonly counterexample?: boolean;
+  /** The tenant this case asks as: tenant_filter wants this value (over its own `value`). */
+  readonly tenant?: string;
 }

@@ -34,9 +34,10 @@ export const CASE_FIELDS = [
 /**
  * Fields a case may have beyond the spec's, accepted but not listed in the
  * unknown-field message (whose words the spec fixes): `counterexample: false`
- * opts a case out of `run --counterexamples`.
+ * opts a case out of `run --counterexamples`; `tenant` is the value the
+ * tenant_filter rule wants for this case (a per-case rule option).
  */
-const EXTRA_FIELDS: readonly string[] = ["counterexample"];
+const EXTRA_FIELDS: readonly string[] = ["counterexample", "tenant"];
 
 /** A step of a path into a case: a key or a list index. */
 export type PathKey = string | number;
@@ -72,6 +73,12 @@ const CaseSchema = v.object({
   ),
   ordered: v.optional(v.boolean("ordered must be true or false")),
   counterexample: v.optional(v.boolean("counterexample must be true or false")),
+  tenant: v.optional(
+    v.pipe(
+      v.union([v.string(), v.number()], "tenant must be text or a number, e.g. tenant: s1"),
+      v.transform(String),
+    ),
+  ),
   precision: v.optional(
     v.pipe(
       v.number("precision must be a whole number from 0 to 12"),
@@ -182,5 +189,6 @@ export function readCase(raw: unknown): Omit<TestCase, "id"> & { id?: string } {
     ordered: c.ordered ?? false,
     precision: c.precision ?? 2,
     ...(c.counterexample !== undefined ? { counterexample: c.counterexample } : {}),
+    ...(c.tenant !== undefined ? { tenant: c.tenant } : {}),
   };
 }

@@ -180,6 +180,44 @@ const cases: FaultCase[] = [
     code: 0,
     says: /^nosuch\.db: removed\n/,
   },
+  {
+    name: "run --agent-db with a malformed schema, before any case runs",
+    args: (i) => {
+      const db = i.db("agent.db", SQL);
+      const bytes = fs.readFileSync(i.file(db));
+      const at = bytes.indexOf("CREATE TABLE t");
+      bytes.write("CREATE TABLX", at, "latin1");
+      fs.writeFileSync(i.file(db), bytes);
+      return runAgent(i, ANSWER, ["--agent-db", db]).filter((a) => !a.startsWith("../out"))
+        .filter((a) => a !== "--json" && a !== "--md");
+    },
+    says: /"agent\.db": malformed database schema/,
+  },
+  {
+    name: "run with a FIFO --agent-db",
+    args: (i) => [...runAgent(i, ANSWER).slice(0, 4), "--agent-db", i.fifo("agent.db")],
+    says: /"agent\.db": it is a FIFO/,
+  },
+  {
+    name: "run with a FIFO cases file",
+    args: (i) => ["run", i.fifo("cases.yaml"), "--agent", "agent.ts:agent"],
+    says: /cases\.yaml.*it is a FIFO/,
+  },
+  {
+    name: "validate a FIFO cases file",
+    args: (i) => ["validate", i.fifo("cases.yaml")],
+    says: /cases\.yaml.*it is a FIFO/,
+  },
+  {
+    name: "diff with a FIFO run file",
+    args: (i) => ["diff", i.fifo("before.json"), i.fifo("after.json")],
+    says: /before\.json.*it is a FIFO/,
+  },
+  {
+    name: "run --db on a FIFO",
+    args: (i) => [...runAgent(i, ANSWER).slice(0, 4), "--db", i.fifo("ref.db")],
+    says: /"ref\.db": it is a FIFO/,
+  },
   // Agents: whatever one does, the run ends with a verdict per case, saved.
   {
     name: "run with an agent that loops without yielding in one case (--timeout 2)",

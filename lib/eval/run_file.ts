@@ -237,9 +237,28 @@ export interface RunFile {
   readonly min_pass_rate?: number;
 }
 
+/**
+ * The most characters the run file keeps of one text: an answer, SQL, a
+ * stage's output or error, a check's detail, a case's error. Past it, the
+ * text is cut and ends with how long it was, so that an agent answering
+ * 100 MB per case does not make a run file of gigabytes.
+ *
+ * @example
+ * ```ts
+ * import { RUN_FILE_MAX_TEXT } from "./run_file.ts";
+ * RUN_FILE_MAX_TEXT; // 100000
+ * ```
+ */
+export const RUN_FILE_MAX_TEXT = 100_000;
+
+function cap(value: string): string {
+  if (value.length <= RUN_FILE_MAX_TEXT) return value;
+  return `${value.slice(0, RUN_FILE_MAX_TEXT)}... [cut: ${value.length} characters in all]`;
+}
+
 function text(value: unknown): string | null {
   if (value === undefined || value === null) return null;
-  return typeof value === "string" ? value : jsonText(value);
+  return cap(typeof value === "string" ? value : jsonText(value));
 }
 
 /**
@@ -281,7 +300,7 @@ function attemptOf(c: CaseResult): RunFileAttempt {
   return {
     verdict: c.verdict,
     failed_stage: c.failedStage ?? null,
-    error: c.error ?? null,
+    error: c.error === undefined ? null : cap(c.error),
     duration_ms: round(c.durationMs),
     answer: text(c.scorecard.trace?.lastOf("answer")?.output),
     sql: text(c.scorecard.trace?.lastOf("generate")?.output),
@@ -289,7 +308,7 @@ function attemptOf(c: CaseResult): RunFileAttempt {
       stage: r.stage,
       name: r.name,
       status: r.status,
-      detail: r.detail,
+      detail: cap(r.detail),
     })),
   };
 }
@@ -352,7 +371,7 @@ function stageOf(s: Stage): RunFileStage {
     ...(s.rows !== undefined && s.rows.length > RUN_FILE_MAX_ROWS
       ? { row_count: s.rows.length }
       : {}),
-    ...(s.error !== undefined ? { error: s.error } : {}),
+    ...(s.error !== undefined ? { error: cap(s.error) } : {}),
   };
 }
 

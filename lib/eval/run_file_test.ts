@@ -3,9 +3,15 @@ import assert from "node:assert/strict";
 import * as fs from "node:fs";
 import { tempDir } from "../../tests/fixtures.ts";
 import { UsageError } from "../errors.ts";
-import { parseCases } from "./cases.ts";
+import { defineCase, parseCases } from "./cases.ts";
 import { diffRuns } from "./run_diff.ts";
-import { parseRunFile, readRunFile, type RunFile, toRunFile } from "./run_file.ts";
+import {
+  parseRunFile,
+  readRunFile,
+  RUN_FILE_MAX_TEXT,
+  type RunFile,
+  toRunFile,
+} from "./run_file.ts";
 import { markdownReport } from "./report_md.ts";
 import { runSuite } from "./suite.ts";
 
@@ -93,6 +99,18 @@ describe("run files", () => {
       });
     });
   }
+
+  it("toRunFile() keeps at most RUN_FILE_MAX_TEXT characters of an answer, and says how long it was", async () => {
+    const huge = "x".repeat(RUN_FILE_MAX_TEXT * 3);
+    const file = toRunFile(await runSuite([defineCase({ question: "Q" })], () => huge));
+    const answer = file.cases[0]!.answer!;
+    assert.ok(answer.length < RUN_FILE_MAX_TEXT + 100, `kept ${answer.length} characters`);
+    assert.match(answer, /\.\.\. \[cut: 300000 characters in all\]$/);
+    assert.ok(
+      JSON.stringify(file).length < 3 * RUN_FILE_MAX_TEXT,
+      "the trace keeps the whole answer",
+    );
+  });
 
   it("parseRunFile() reads a run file that starts with a byte-order mark, as cases files are read", async () => {
     const file = toRunFile(await runSuite(CASES, agent(11900)), new Date(0));

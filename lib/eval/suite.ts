@@ -12,7 +12,8 @@ import { runCase, type RunCaseOptions } from "./evaluate.ts";
 import { caseLine } from "./cases.ts";
 import { Scorecard } from "./scorecard.ts";
 import { DB_EXPECT_KEYS } from "./checks/_db_expect.ts";
-import { checkSqliteFile } from "../sqlite/file_check.ts";
+import { openDatabase } from "../sqlite/database.ts";
+import { readSchema } from "../diff/schema.ts";
 
 /**
  * What {@link runSuite} takes: everything {@link runCase} takes (executor,
@@ -291,6 +292,20 @@ async function answerWithin(
   }
 }
 
+/**
+ * Opens the --agent-db file and reads its schema as each case's diff will,
+ * so that a file no case could use (missing, not SQLite, a malformed schema)
+ * stops the run before it starts instead of making every case an ERROR.
+ */
+async function checkAgentDb(path: string): Promise<void> {
+  const db = await openDatabase(path);
+  try {
+    readSchema(db, "main");
+  } finally {
+    db.close();
+  }
+}
+
 function positive(name: string, value: number | undefined, fallback: number): number {
   if (value === undefined) return fallback;
   if (!Number.isInteger(value) || value < 1) {
@@ -342,7 +357,7 @@ export async function runSuite(
       "some cases expect database changes (db_change, db_unchanged or db_no_change); pass --agent-db",
     );
   }
-  if (options.agentDb !== undefined) checkSqliteFile(options.agentDb);
+  if (options.agentDb !== undefined) await checkAgentDb(options.agentDb);
   const limited = options.judge === undefined ? undefined : limitedJudge(
     options.judge,
     positive("judgeConcurrency", options.judgeConcurrency, 2),

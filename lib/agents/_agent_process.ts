@@ -81,7 +81,9 @@ export class AgentProcess {
     this.#options = options;
     this.#stderr = new Tail(options.stderrLines);
     child.stdout!.on("data", (chunk: Buffer) => this.#read(chunk));
-    child.stderr!.on("data", (chunk: Buffer) => this.#stderr.push(chunk.toString("utf8")));
+    // Decoded by the stream, so a character split between two chunks stays whole.
+    child.stderr!.setEncoding("utf8");
+    child.stderr!.on("data", (chunk: string) => this.#stderr.push(chunk));
     // A worker that exits while we write to it must not crash the harness.
     child.stdin!.on("error", () => {});
     this.#closed = new Promise((resolve) => {

@@ -41,6 +41,8 @@ interface FaultCase {
   readonly code?: number;
   /** What the one line on stderr must say (exit 2), or stdout (other codes). */
   readonly says: RegExp;
+  /** With an exit code other than 2: what stderr must say (a warning). */
+  readonly warns?: RegExp;
   /** Files the run must have written in the case's `../out` folder. */
   readonly writes?: readonly string[];
 }
@@ -103,6 +105,15 @@ function corruptInteriorPage(inputs: Inputs, name: string): string {
   throw new Error("no interior page");
 }
 
+/** Four commits of 100 rows each, for a -wal of several frames. */
+const WAL_COMMITS = `CREATE TABLE t(id INTEGER PRIMARY KEY, v TEXT);
+${
+  [1, 2, 3, 4].map(() =>
+    `BEGIN; WITH RECURSIVE c(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM c WHERE i < 100)
+     INSERT INTO t(v) SELECT printf('%050d', i) FROM c; COMMIT;`
+  ).join("\n")
+}`;
+
 const cases: FaultCase[] = [
   // Special files: opening a FIFO for reading waits for a writer.
   {
@@ -158,6 +169,21 @@ const cases: FaultCase[] = [
     name: "db diff of a good file against a corrupt interior page",
     args: (i) => ["db", "diff", i.db("good.db", SQL), corruptInteriorPage(i, "bad.db")],
     says: /"bad\.db": the file is damaged/,
+  },
+  {
+    name: "db diff of a database whose -wal has a bad checksum in its fourth frame",
+    args: (i) => {
+      const good = i.file("good.db");
+      makeDb(good, WAL_COMMITS, { journal: "wal-pending" });
+      fs.copyFileSync(good, i.file("bad.db"));
+      const wal = fs.readFileSync(`${good}-wal`);
+      wal[32 + 3 * (24 + 4096) + 24 + 10]! ^= 0xff;
+      fs.writeFileSync(i.file("bad.db-wal"), wal);
+      return ["db", "diff", "good.db", "bad.db"];
+    },
+    code: 0,
+    says: /^bad\.db: changed\n/,
+    warns: /^warning: ".*bad\.db-wal" has \d+ frame\(s\) but frame 4 does not match/,
   },
   // Paths on the command line.
   {
@@ -328,6 +354,7 @@ describe("the fault suite: each fault ends with its one line, touching nothing",
         assert.match(stderr, c.says);
       } else {
         assert.match(r.stdout, c.says);
+        if (c.warns !== undefined) assert.match(stderr, c.warns);
       }
       assert.deepEqual(snapshotTree(inputs.path), before, "an input changed");
       assert.deepEqual(fs.readdirSync(tmp), [], "a temporary file or folder was left behind");

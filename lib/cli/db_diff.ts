@@ -6,6 +6,7 @@
 import * as fs from "node:fs";
 import process from "node:process";
 import { UsageError } from "../errors.ts";
+import { walWarning } from "../sqlite/wal_frames.ts";
 import { diffFilesystemDatabases } from "../diff/diff_filesystem.ts";
 import { diffSqliteDatabases, streamSqliteDiff } from "../diff/diff_sqlite.ts";
 import { foldName } from "../diff/names.ts";
@@ -91,6 +92,13 @@ export async function dbDiffCommand(
   }
   if (!folders && options.pattern !== undefined) {
     throw new UsageError("--pattern applies to folders only; pass two folders or drop --pattern");
+  }
+  if (!folders) {
+    // SQLite skips a damaged -wal's later commits without a word: say so.
+    for (const side of [before, after]) {
+      const warning = walWarning(side);
+      if (warning !== undefined) process.stderr.write(`${warning}\n`);
+    }
   }
   for (const [flag, given] of [["--sql", options.sql], ["--changeset", options.changeset]]) {
     if (given !== undefined && folders) {

@@ -5,6 +5,7 @@
  */
 import process from "node:process";
 import { databaseInfo } from "../sqlite/info.ts";
+import { walWarning } from "../sqlite/wal_frames.ts";
 import { type DatabaseSchema, readDatabaseSchema } from "../diff/schema_info.ts";
 
 /**
@@ -19,6 +20,9 @@ export async function dbInfoCommand(
   options: { json?: true; schema?: true },
 ): Promise<number> {
   const info = await databaseInfo(path);
+  // SQLite skips a damaged -wal's later commits without a word: say so.
+  const warning = walWarning(path);
+  if (warning !== undefined) process.stderr.write(`${warning}\n`);
   const schema = options.schema ? await readDatabaseSchema(path) : null;
   if (options.json) {
     const out = schema === null ? info : { ...info, schema };

@@ -198,8 +198,10 @@ export async function openDatabase(path: string): Promise<Database> {
   try {
     // Exclusive mode before the first read: SQLite then keeps the WAL index in
     // heap memory (our VFS has no shared memory), and takes no file locks
-    // through us anyway. Temp tables and sorts stay in memory.
-    db.exec("PRAGMA locking_mode=EXCLUSIVE; PRAGMA temp_store=MEMORY");
+    // through us anyway. Temp tables and sorts go to scratch files in the
+    // system temp folder (_temp_files.ts): in memory, SQLite's sorter would
+    // never spill, and a GROUP BY over a big keyless table would fill the heap.
+    db.exec("PRAGMA locking_mode=EXCLUSIVE; PRAGMA temp_store=FILE");
     db.query("SELECT count(*) FROM sqlite_schema");
   } catch (e) {
     // A journal that turned hot after checkSqliteFile() looked: SQLite wants

@@ -10,7 +10,10 @@
  * - on-disk files are opened with `O_RDONLY` and never written, truncated,
  *   created, deleted or locked (no fcntl locks, no `-shm` file);
  * - files SQLite wants to create (temp tables, sorter spill, journals of a
- *   temp database) live in memory ({@link MemoryFile});
+ *   temp database) are scratch files in the system temp folder, from
+ *   temporary storage (_temp_files.ts), removed when closed: never beside
+ *   the inputs. With `temp_store=FILE` (set by `openDatabase()`), SQLite's
+ *   external sorter then keeps only about `cache_size` in memory;
  * - the io-methods are version 1 (no xShmMap), so SQLite only reads a WAL
  *   database when the connection is in `locking_mode=EXCLUSIVE`, where it
  *   builds the wal-index in heap memory. `openDatabase()` sets that mode
@@ -23,6 +26,7 @@ import * as fs from "node:fs";
 import * as nodePath from "node:path";
 import { isHotJournal, realPath } from "./file_check.ts";
 import { MemoryFile } from "./_memory_file.ts";
+import { closeTempFile, noteTempFileSize, openTempFile, type TempFile } from "./_temp_files.ts";
 import type { Ptr, Sqlite } from "./_wasm.ts";
 
 /** The name the VFS is registered under. */
@@ -46,11 +50,14 @@ const NOTFOUND = 12;
 const CANTOPEN = 14;
 const IOERR_READ = IOERR | (1 << 8);
 const IOERR_SHORT_READ = IOERR | (2 << 8);
+const IOERR_WRITE = IOERR | (3 << 8);
 const IOERR_FSTAT = IOERR | (7 << 8);
+const IOERR_TRUNCATE = IOERR | (6 << 8);
 
 type OpenFile =
   | { readonly kind: "disk"; readonly fd: number; readonly size: number }
-  | { readonly kind: "memory"; readonly file: MemoryFile };
+  | { readonly kind: "memory"; readonly file: MemoryFile }
+  | { readonly kind: "temp"; readonly file: TempFile; size: number };
 
 let installed: Promise<void> | undefined;
 
@@ -81,7 +88,12 @@ function register(sqlite: Sqlite): void {
     xClose(pFile: Ptr): number {
       const f = files.get(pFile);
       files.delete(pFile);
-      if (f?.kind === "disk") fs.closeSync(f.fd);
+      try {
+        if (f?.kind === "disk") fs.closeSync(f.fd);
+        if (f?.kind === "temp") closeTempFile(f.file);
+      } catch (e) {
+        return fail(IOERR, e);
+      }
       return OK;
     },
     xRead(pFile: Ptr, pDest: Ptr, n: number, offset: bigint): number {
@@ -93,9 +105,10 @@ function register(sqlite: Sqlite): void {
         // The heap view is taken per call: it is replaced when memory grows.
         const heap = wasm.heap8u();
         let got = 0;
-        if (f.kind === "disk") {
+        if (f.kind !== "memory") {
+          const fd = f.kind === "disk" ? f.fd : f.file.fd;
           while (got < n) {
-            const r = fs.readSync(f.fd, heap, dest + got, n - got, at + got);
+            const r = fs.readSync(fd, heap, dest + got, n - got, at + got);
             if (r === 0) break;
             got += r;
           }
@@ -113,22 +126,51 @@ function register(sqlite: Sqlite): void {
     },
     xWrite(pFile: Ptr, pSrc: Ptr, n: number, offset: bigint): number {
       const f = files.get(pFile);
-      if (f?.kind !== "memory") return READONLY;
+      if (f === undefined || f.kind === "disk") return READONLY;
       const src = Number(pSrc);
-      f.file.write(wasm.heap8u().slice(src, src + n), Number(offset));
-      return OK;
+      const at = Number(offset);
+      if (f.kind === "memory") {
+        f.file.write(wasm.heap8u().slice(src, src + n), at);
+        return OK;
+      }
+      try {
+        let put = 0;
+        while (put < n) {
+          // The heap view is taken per call: it is replaced when memory grows.
+          put += fs.writeSync(f.file.fd, wasm.heap8u(), src + put, n - put, at + put);
+        }
+        if (at + n > f.size) {
+          f.size = at + n;
+          noteTempFileSize(f.file, f.size);
+        }
+        return OK;
+      } catch (e) {
+        return fail(IOERR_WRITE, e);
+      }
     },
     xTruncate(pFile: Ptr, size: bigint): number {
       const f = files.get(pFile);
-      if (f?.kind !== "memory") return READONLY;
-      f.file.truncate(Number(size));
-      return OK;
+      if (f === undefined || f.kind === "disk") return READONLY;
+      if (f.kind === "memory") {
+        f.file.truncate(Number(size));
+        return OK;
+      }
+      try {
+        if (Number(size) < f.size) {
+          fs.ftruncateSync(f.file.fd, Number(size));
+          f.size = Number(size);
+          noteTempFileSize(f.file, f.size);
+        }
+        return OK;
+      } catch (e) {
+        return fail(IOERR_TRUNCATE, e);
+      }
     },
     xSync: (): number => OK,
     xFileSize(pFile: Ptr, pSize: Ptr): number {
       const f = files.get(pFile);
       if (f === undefined) return IOERR_FSTAT;
-      wasm.poke64(pSize, BigInt(f.kind === "disk" ? f.size : f.file.size));
+      wasm.poke64(pSize, BigInt(f.kind === "memory" ? f.file.size : f.size));
       return OK;
     },
     // Locks are recorded nowhere: nothing else shares these handles, and the
@@ -186,7 +228,7 @@ function register(sqlite: Sqlite): void {
           open = { kind: "disk", fd, size: fs.fstatSync(fd).size };
           outFlags = OPEN_READONLY;
         } else {
-          open = { kind: "memory", file: new MemoryFile() };
+          open = { kind: "temp", file: openTempFile(), size: 0 };
           outFlags = (flags & ~OPEN_READONLY) | OPEN_READWRITE | OPEN_CREATE |
             OPEN_DELETEONCLOSE;
         }
@@ -200,7 +242,7 @@ function register(sqlite: Sqlite): void {
         return fail(CANTOPEN, e);
       }
     },
-    // Never deletes, and says it did: a disk file is not ours, and memory
+    // Never deletes, and says it did: a disk file is not ours, and scratch
     // files vanish on close. A read-only connection asks only for one delete:
     // a stale -wal beside an empty database, which SQLite would remove and
     // then ignore, as it now does.

@@ -11,7 +11,7 @@
  */
 import { after, describe, it } from "node:test";
 import assert from "node:assert/strict";
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import process from "node:process";
@@ -365,6 +365,47 @@ describe("the fault suite: each fault ends with its one line, touching nothing",
       }
     });
   });
+});
+
+describe("a run stopped by a signal", () => {
+  for (const signal of ["SIGTERM", "SIGINT"] as const) {
+    it(`leaves no --agent-db copy and no agent host behind after ${signal}`, async () => {
+      const inputs = inputsIn(dir.file(`signal-${signal}/in`));
+      const tmp = dir.file(`signal-${signal}/tmp`);
+      fs.mkdirSync(tmp);
+      inputs.db("users.db", SQL);
+      const args = runAgent(inputs, "return new Promise(() => {});", ["--agent-db", "users.db"])
+        .slice(0, 4);
+      fs.writeFileSync(
+        inputs.file("cases.yaml"),
+        "- question: One?\n  expect:\n    db_unchanged: true\n",
+      );
+      const [cmd, ...pre] = cliCommand();
+      const child = spawn(cmd!, [...pre, ...args, "--agent-db", "users.db"], {
+        cwd: inputs.path,
+        env: { ...process.env, NO_COLOR: "1", TMPDIR: tmp, TMP: tmp, TEMP: tmp },
+        stdio: "ignore",
+      });
+      const exited = new Promise<void>((resolve) => child.on("exit", () => resolve()));
+      // Wait (without a time assertion) until the case's copy exists.
+      for (let i = 0; i < 600 && fs.readdirSync(tmp).length === 0; i++) {
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      assert.notDeepEqual(fs.readdirSync(tmp), [], "the case never started");
+      child.kill(signal);
+      await exited;
+      assert.deepEqual(fs.readdirSync(tmp), [], "a temporary folder was left behind");
+      // The host ends itself once its run is gone (it polls twice a second).
+      let hosts = "";
+      for (let i = 0; i < 50; i++) {
+        hosts = spawnSync("pgrep", ["-f", `__agent-host agent.ts:agent`], { encoding: "utf8" })
+          .stdout.trim();
+        if (hosts === "") break;
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      assert.equal(hosts, "", "an agent host outlived its run");
+    });
+  }
 });
 
 export { ROOT };

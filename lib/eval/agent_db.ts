@@ -8,6 +8,7 @@
  * @module
  */
 import * as fs from "node:fs";
+import process from "node:process";
 import * as os from "node:os";
 import * as path from "node:path";
 import { diffSqliteDatabases } from "../diff/diff_sqlite.ts";
@@ -56,6 +57,7 @@ export interface AgentDbCopy {
 export function copyAgentDb(source: string): AgentDbCopy {
   checkSqliteFile(source);
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "dbagenteval-agent-db-"));
+  trackTempDir(dir);
   const dbPath = path.join(dir, path.basename(source));
   try {
     fs.copyFileSync(source, dbPath);
@@ -63,13 +65,44 @@ export function copyAgentDb(source: string): AgentDbCopy {
     const wal = `${realPath(source)}-wal`;
     if (fs.existsSync(wal) && fs.statSync(wal).size > 0) fs.copyFileSync(wal, `${dbPath}-wal`);
   } catch (e) {
-    fs.rmSync(dir, { recursive: true, force: true });
+    removeTempDir(dir);
     throw e;
   }
-  return {
-    dbPath,
-    dispose: () => fs.rmSync(dir, { recursive: true, force: true }),
-  };
+  return { dbPath, dispose: () => removeTempDir(dir) };
+}
+
+// The copies not yet disposed of: removed however the process ends (exit,
+// or SIGINT, SIGTERM, SIGHUP, which would otherwise end it at once), so a
+// run stopped mid-case leaves no dbagenteval-agent-db-* folder behind.
+const liveDirs = new Set<string>();
+const SIGNALS = ["SIGINT", "SIGTERM", "SIGHUP"] as const;
+let hooked = false;
+
+function removeTempDir(dir: string): void {
+  liveDirs.delete(dir);
+  fs.rmSync(dir, { recursive: true, force: true });
+}
+
+function removeAll(): void {
+  for (const dir of [...liveDirs]) removeTempDir(dir);
+}
+
+function onSignal(signal: NodeJS.Signals): void {
+  removeAll();
+  // Alone, die of the signal as the process would have; else the other
+  // handlers (the --agent-cmd workers') end the process.
+  if (process.listenerCount(signal) === 1) {
+    for (const s of SIGNALS) process.off(s, onSignal);
+    process.kill(process.pid, signal);
+  }
+}
+
+function trackTempDir(dir: string): void {
+  liveDirs.add(dir);
+  if (hooked) return;
+  hooked = true;
+  process.on("exit", removeAll);
+  for (const s of SIGNALS) process.on(s, onSignal);
 }
 
 /**

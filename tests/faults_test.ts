@@ -185,6 +185,96 @@ const cases: FaultCase[] = [
     says: /^bad\.db: changed\n/,
     warns: /^warning: ".*bad\.db-wal" has \d+ frame\(s\) but frame 4 does not match/,
   },
+  // Cases files: the line of the mistake, never past the end, no stack.
+  {
+    name: "validate a YAML cases file with an alias that has no anchor",
+    args: (i) => ["validate", i.write("cases.yaml", "- question: One?\n- question: *nope\n")],
+    says: /^cases\.yaml:2: not valid YAML: \*nope refers to no anchor/,
+  },
+  {
+    name: "validate a YAML cases file that is an alias bomb",
+    args: (i) => [
+      "validate",
+      i.write(
+        "cases.yaml",
+        `- question: Q?\n  tags: &a [x, x, x, x, x, x, x, x, x, x]\n${
+          ["b", "c", "d", "e", "f", "g"].map((k, n) =>
+            `  ${k}: &${k} [${Array(10).fill(`*${"abcdef"[n]}`).join(", ")}]`
+          ).join("\n")
+        }\n`,
+      ),
+    ],
+    says: /^cases\.yaml:3: not valid YAML: the aliases expand to too much/,
+  },
+  {
+    name: "validate a YAML cases file with 150 harmless aliases",
+    args: (
+      i,
+    ) => [
+      "validate",
+      i.write("cases.yaml", `- question: &q Q?\n  tags: [${Array(150).fill("*q")}]\n`),
+    ],
+    code: 0,
+    says: /1 case\(s\) OK/,
+  },
+  {
+    name: "validate a YAML cases file with an unclosed quote on its last line",
+    args: (
+      i,
+    ) => ["validate", i.write("cases.yaml", '- question: One?\n  tags: [a]\n- question: "Two?\n')],
+    says: /^cases\.yaml:3: not valid YAML: the " that starts this value is never closed/,
+  },
+  {
+    name: "validate a JSON cases file nested 10,000 deep",
+    args: (i) => ["validate", i.write("cases.json", "[".repeat(10_000) + "]".repeat(10_000))],
+    says: /^cases\.json:1: values are nested too deeply \(more than 500 levels/,
+  },
+  {
+    name: "validate a JSON cases file with NaN on line 4",
+    args: (i) => [
+      "validate",
+      i.write(
+        "cases.json",
+        '[\n  {"question": "One?"},\n  {"question": "Two?",\n   "tags": [NaN]}\n]\n',
+      ),
+    ],
+    says: /^cases\.json:4: not valid JSON: unexpected NaN/,
+  },
+  // Run files.
+  {
+    name: "diff of a run file with a JSON mistake on line 2",
+    args: (i) => {
+      const bad = i.write("before.json", '{"format": "dbagenteval-run",\n "version": 1,,\n}');
+      return ["diff", bad, bad];
+    },
+    says: /^error: before\.json: not a dbagenteval run file \(not valid JSON: line 2: /,
+  },
+  // Selectors.
+  {
+    name: "db diff --select with a catastrophic $regex",
+    args: (i) => [
+      "db",
+      "diff",
+      i.db("a.db", SQL),
+      i.db("b.db", SQL.replace("'b'", "'c'")),
+      "--select",
+      '{"rows": {"changed": {"where": {"v": {"$regex": "(a+)+$"}}}}}',
+    ],
+    says: /rows\.changed\.where\.v\.\$regex: regular expression "\(a\+\)\+\$" repeats a group/,
+  },
+  {
+    name: "db diff --select on a column named constructor that no table has",
+    args: (i) => [
+      "db",
+      "diff",
+      i.db("a.db", SQL),
+      i.db("b.db", SQL.replace("'b'", "'c'")),
+      "--select",
+      '{"rows": {"changed": {"where": [{"constructor": "y"}]}}}',
+    ],
+    code: 1,
+    says: /^no match\n/,
+  },
   // Paths on the command line.
   {
     name: "db diff with an after that does not exist",

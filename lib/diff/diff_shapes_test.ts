@@ -47,3 +47,56 @@ describe("diffSqliteDatabases() on a keyless table rebuilt by VACUUM (every rowi
     }
   });
 });
+
+/** A table of `width` columns (`id` first when keyed) and three rows; `change` edits the after file. */
+function wide(width: number, keyed: boolean): string {
+  const names = Array.from({ length: width }, (_, i) => (keyed && i === 0 ? "id" : `c${i}`));
+  const cols = names.map((n) => (n === "id" ? "id INTEGER PRIMARY KEY" : n)).join(", ");
+  const row = (r: number): string =>
+    names.map((n, i) => (n === "id" ? r : `'v${r}.${i}'`)).join(", ");
+  return `CREATE TABLE ${keyed ? "k" : "n"}(${cols});
+    INSERT INTO ${keyed ? "k" : "n"} VALUES (${row(1)}), (${row(2)}), (${row(3)});`;
+}
+
+describe("diffSqliteDatabases() on tables as wide as SQLite allows (2,000 columns)", () => {
+  const cases: [string, boolean, string, unknown][] = [
+    [
+      "reports the changed cell of a keyed table",
+      true,
+      "UPDATE k SET c1999 = 'changed' WHERE id = 2",
+      {
+        counts: { added: 0, removed: 0, changed: 1 },
+        changed: [["c1999"]],
+      },
+    ],
+    [
+      "reports a keyless row whose last cell changed as removed and added, after a rebuild",
+      false,
+      "UPDATE n SET c1999 = 'changed' WHERE rowid = 2; CREATE TABLE m AS SELECT * FROM n;" +
+      "DELETE FROM n; INSERT INTO n SELECT * FROM m ORDER BY c1 DESC; DROP TABLE m; VACUUM",
+      { counts: { added: 1, removed: 1, changed: 0 }, changed: [] },
+    ],
+  ];
+  for (const [name, keyed, change, expected] of cases) {
+    it(name, async () => {
+      const dir = tempDir();
+      try {
+        const a = makeDb(dir.file("a.db"), wide(2000, keyed));
+        const b = makeDb(dir.file("b.db"), wide(2000, keyed) + change);
+        const diff = await diffSqliteDatabases(a, b, {});
+        const t = table(diff.databases[0]!, keyed ? "k" : "n");
+        assert.deepEqual({
+          counts: { ...t.counts },
+          changed: t.rows.changed.map((r) => [...r.changed_columns]),
+        }, expected);
+        if (!keyed && t.rows.added.length > 0) {
+          assert.equal(t.rows.added[0]!.row["c1999"], "changed");
+          assert.equal(t.rows.removed[0]!.row["c1999"], "v2.1999");
+          assert.equal(Object.keys(t.rows.added[0]!.row).length, 2000);
+        }
+      } finally {
+        dir.cleanup();
+      }
+    });
+  }
+});

@@ -3,6 +3,7 @@
  *
  * @module
  */
+import { SqliteQueryError } from "../errors.ts";
 import * as fs from "node:fs";
 import * as nodePath from "node:path";
 import { type Database, openDatabase } from "../sqlite/database.ts";
@@ -306,14 +307,15 @@ function diffTable(
   if (settings.include_data && !input.virtual) {
     const page = input.plan?.table(either.name) ?? null;
     if (page?.identical !== true) {
-      const data = diffTableData({
-        db,
-        before: before === null ? null : { schema: "main", table: before },
-        after: after === null ? null : { schema: input.afterSchema, table: after },
-        maxRows: settings.max_rows,
-        ranges: page?.ranges ?? null,
-        onRow: input.listener.row === undefined ? null : (e) => input.listener.row!(e),
-      });
+      const data = namingTable(either.name, () =>
+        diffTableData({
+          db,
+          before: before === null ? null : { schema: "main", table: before },
+          after: after === null ? null : { schema: input.afterSchema, table: after },
+          maxRows: settings.max_rows,
+          ranges: page?.ranges ?? null,
+          onRow: input.listener.row === undefined ? null : (e) => input.listener.row!(e),
+        }));
       ({ key, keyKind } = data);
       compared = data.comparedColumns;
       rows = { added: data.rows.added, removed: data.rows.removed, changed: data.rows.changed };
@@ -337,4 +339,14 @@ function diffTable(
     sql_before: before?.sql ?? null,
     sql_after: after?.sql ?? null,
   };
+}
+
+/** Runs `f`; a query error it throws names the table it was comparing. */
+function namingTable<T>(table: string, f: () => T): T {
+  try {
+    return f();
+  } catch (e) {
+    if (!(e instanceof SqliteQueryError)) throw e;
+    throw new SqliteQueryError(e.sql, e.code, `table "${table}": ${e.message}`);
+  }
 }

@@ -38,12 +38,12 @@
  */
 import { collectGarbage } from "../sqlite/_collect_garbage.ts";
 import type { Database } from "../sqlite/database.ts";
-import type { Statement } from "../sqlite/statement.ts";
 import type { SqliteRow, SqliteValue } from "../sqlite/value.ts";
-import { emptyRow, sameValue } from "../sqlite/value.ts";
+import { compareValues, emptyRow, sameValue } from "../sqlite/value.ts";
+import { COLUMNS_PER_STATEMENT, prepareSelect, type RowSource } from "./_wide_select.ts";
 import { KeptRows } from "./_kept_rows.ts";
 import type { RowEvent } from "./listener.ts";
-import { foldName, ident, sqlLiteral } from "./_sql.ts";
+import { balanced, foldName, ident, sqlLiteral } from "./_sql.ts";
 import type { TableSchema } from "./schema.ts";
 import type { ColumnInfo, KeyKind } from "./types.ts";
 
@@ -144,7 +144,7 @@ function commonColumns(a: TableSchema, b: TableSchema): string[] {
   return dataColumns(a).filter((c) => inB.has(foldName(c)));
 }
 
-function objectOf(stmt: Statement, names: readonly string[], offset: number): SqliteRow {
+function objectOf(stmt: RowSource, names: readonly string[], offset: number): SqliteRow {
   const out = emptyRow();
   for (let i = 0; i < names.length; i++) out[names[i]!] = stmt.value(offset + i);
   return out;
@@ -161,7 +161,7 @@ const GC_EVERY_RANGES = 20_000;
 
 /** Runs `stmt` once per range (or once without ranges), calling `each` per row. */
 function forRanges(
-  stmt: Statement,
+  stmt: RowSource,
   ranges: Iterable<RowidRange> | null,
   each: () => void,
 ): void {
@@ -246,7 +246,7 @@ function keyed(
   const hiddenKey = !aCols.some((c) => foldName(c) === foldName(key[0]!));
   const keyOf = (
     row: SqliteRow,
-    stmt: Statement,
+    stmt: RowSource,
     at: number,
     names: readonly string[],
   ): SqliteRow => {
@@ -272,7 +272,7 @@ function keyed(
   const notNull = (alias: string, names: readonly string[]): string =>
     nullable ? names.map((k) => `${alias}.${ident(k)} IS NOT NULL AND `).join("") : "";
   const on = key.map((k, i) => `B.${ident(afterKey[i]!)} = A.${ident(k)}`).join(" AND ");
-  const differs = [
+  const differences = [
     ...values.map((c) => `+A.${ident(c)} IS NOT +B.${ident(afterOf(c))} COLLATE BINARY`),
     ...onlyA.map((c) =>
       `(A.${ident(c.name)} IS NOT NULL AND +A.${ident(c.name)} IS NOT ${
@@ -280,7 +280,8 @@ function keyed(
       } COLLATE BINARY)`
     ),
     ...onlyB.map((c) => `+B.${ident(c.name)} IS NOT ${sqlLiteral(c.dflt)} COLLATE BINARY`),
-  ].map((x) => ` OR ${x}`).join("");
+  ];
+  const differs = differences.length === 0 ? "" : ` OR ${balanced("OR", differences)}`;
   // Ranges apply only to a rowid-keyed table (the key is the rowid).
   const useRanges = ranges !== null && rowids ? ranges : null;
   const rangeA = useRanges === null ? "" : `A.${ident(key[0]!)} BETWEEN ? AND ? AND `;
@@ -288,10 +289,15 @@ function keyed(
   const orderA = key.map((k) => `A.${ident(k)}`).join(", ");
   const orderB = afterKey.map((k) => `B.${ident(k)}`).join(", ");
 
-  const removedOrChanged = db.prepare(
-    `SELECT B.${ident(afterKey[0]!)} IS NULL, ${aCols.map((c) => `A.${ident(c)}`).join(", ")}${
-      bCols.map((c) => `, B.${ident(c)}`).join("")
-    }${hiddenKey ? `, A.${ident(key[0]!)}` : ""} FROM ${A} AS A LEFT JOIN ${B} AS B ON ${on}
+  const removedOrChanged = prepareSelect(
+    db,
+    [
+      `B.${ident(afterKey[0]!)} IS NULL`,
+      ...aCols.map((c) => `A.${ident(c)}`),
+      ...bCols.map((c) => `B.${ident(c)}`),
+      ...(hiddenKey ? [`A.${ident(key[0]!)}`] : []),
+    ],
+    `FROM ${A} AS A LEFT JOIN ${B} AS B ON ${on}
      WHERE ${rangeA}${notNull("A", key)}(B.${ident(afterKey[0]!)} IS NULL${differs})
      ORDER BY ${orderA}`,
   );
@@ -322,10 +328,10 @@ function keyed(
   });
 
   const onRev = key.map((k, i) => `A.${ident(k)} = B.${ident(afterKey[i]!)}`).join(" AND ");
-  const added = db.prepare(
-    `SELECT ${bCols.map((c) => `B.${ident(c)}`).join(", ")}${
-      hiddenKey ? `, B.${ident(afterKey[0]!)}` : ""
-    } FROM ${B} AS B
+  const added = prepareSelect(
+    db,
+    [...bCols.map((c) => `B.${ident(c)}`), ...(hiddenKey ? [`B.${ident(afterKey[0]!)}`] : [])],
+    `FROM ${B} AS B
      WHERE ${rangeB}${notNull("B", afterKey)}NOT EXISTS (SELECT 1 FROM ${A} AS A WHERE ${onRev})
      ORDER BY ${orderB}`,
   );
@@ -379,16 +385,20 @@ function multiset(input: TableDataInput, m: MultisetInput, rows: KeptRows): void
     }
   }
   const same = (x: string, y: string, xs: readonly string[], ys: readonly string[]): string =>
-    xs.map((c, i) => ` AND +${x}.${ident(ys[i]!)} IS +${y}.${ident(c)} COLLATE BINARY`).join("");
-  const side = (
+    xs.length === 0 ? "" : ` AND ${
+      balanced(
+        "AND",
+        xs.map((c, i) => `+${x}.${ident(ys[i]!)} IS +${y}.${ident(c)} COLLATE BINARY`),
+      )
+    }`;
+  /** `FROM ... WHERE ...` of one side's rows that found no identical rowid partner. */
+  const residue = (
     alias: string,
     table: string,
     cols: readonly string[],
     rowid: string | null,
-    sign: number,
     other: { alias: string; table: string; cols: readonly string[]; rowid: string | null },
   ): string => {
-    const select = cols.map((c, i) => `+${alias}.${ident(c)} COLLATE BINARY AS c${i}`).join(", ");
     const from = ranges === null
       ? `${table} AS ${alias}`
       : `${RANGES_TABLE} AS R CROSS JOIN ${table} AS ${alias} ON ${alias}.${
@@ -404,14 +414,34 @@ function multiset(input: TableDataInput, m: MultisetInput, rows: KeptRows): void
       );
     }
     const where = conditions.length > 0 ? ` WHERE ${conditions.join(" AND ")}` : "";
-    return `SELECT ${select}, ${sign} AS n FROM ${from}${where}`;
+    return `FROM ${from}${where}`;
   };
+  const valuesOf = (alias: string, cols: readonly string[]): string[] =>
+    cols.map((c) => `+${alias}.${ident(c)} COLLATE BINARY`);
+  const fromA = residue("A", A, aCols, aRowid, {
+    alias: "B",
+    table: B,
+    cols: bCols,
+    rowid: bRowid,
+  });
+  const fromB = residue("B", B, bCols, bRowid, {
+    alias: "A",
+    table: A,
+    cols: aCols,
+    rowid: aRowid,
+  });
+  if (aCols.length >= COLUMNS_PER_STATEMENT) {
+    mergeSorted(db, m, { a: valuesOf("A", aCols), b: valuesOf("B", bCols), fromA, fromB }, rows);
+    return;
+  }
+  const side = (alias: string, cols: readonly string[], from: string, sign: number): string =>
+    `SELECT ${
+      valuesOf(alias, cols).map((v, i) => `${v} AS c${i}`).join(", ")
+    }, ${sign} AS n ${from}`;
   const groups = aCols.map((_, i) => `c${i}`).join(", ");
   const stmt = db.prepare(
-    `SELECT sum(n), ${groups} FROM (${
-      side("A", A, aCols, aRowid, 1, { alias: "B", table: B, cols: bCols, rowid: bRowid })
-    } UNION ALL ${
-      side("B", B, bCols, bRowid, -1, { alias: "A", table: A, cols: aCols, rowid: aRowid })
+    `SELECT sum(n), ${groups} FROM (${side("A", aCols, fromA, 1)} UNION ALL ${
+      side("B", bCols, fromB, -1)
     }) GROUP BY ${groups} HAVING sum(n) <> 0 ORDER BY ${groups}`,
   );
   forRanges(stmt, null, () => {
@@ -425,6 +455,62 @@ function multiset(input: TableDataInput, m: MultisetInput, rows: KeptRows): void
       });
     }
   });
+}
+
+/** The residue queries of a multiset comparison too wide for one GROUP BY. */
+interface SortedSides {
+  readonly a: readonly string[];
+  readonly b: readonly string[];
+  readonly fromA: string;
+  readonly fromB: string;
+}
+
+/**
+ * The multiset comparison of rows too wide for one result set with their
+ * count: each side's residue sorted by every column (SQLite's external
+ * sorter), merged here. Equal heads cancel; the smaller one is removed (A) or
+ * added (B). Same order and answer as the GROUP BY.
+ */
+function mergeSorted(db: Database, m: MultisetInput, q: SortedSides, rows: KeptRows): void {
+  const aCols = m.cols;
+  const bCols = aCols.map((c) =>
+    dataColumns(m.after.table).find((b) => foldName(b) === foldName(c))!
+  );
+  const sa = prepareSelect(db, q.a, `${q.fromA} ORDER BY ${q.a.join(", ")}`);
+  let sb: RowSource | null = null;
+  try {
+    sb = prepareSelect(db, q.b, `${q.fromB} ORDER BY ${q.b.join(", ")}`);
+    const n = aCols.length;
+    const compare = (x: RowSource, y: RowSource): number => {
+      for (let i = 0; i < n; i++) {
+        const c = compareValues(x.value(i), y.value(i));
+        if (c !== 0) return c;
+      }
+      return 0;
+    };
+    const emit = (stmt: RowSource, kind: "added" | "removed", names: readonly string[]): void => {
+      rows.add(kind, () => {
+        const row = objectOf(stmt, names, 0);
+        return { key: m.keyOf === null ? null : m.keyOf(row), row };
+      });
+    };
+    let hasA = sa.step();
+    let hasB = sb.step();
+    while (hasA || hasB) {
+      const c = !hasB ? -1 : !hasA ? 1 : compare(sa, sb);
+      if (c <= 0 && hasA) {
+        if (c < 0) emit(sa, "removed", aCols);
+        hasA = sa.step();
+      }
+      if (c >= 0 && hasB) {
+        if (c > 0) emit(sb, "added", bCols);
+        hasB = sb.step();
+      }
+    }
+  } finally {
+    sa.finalize();
+    sb?.finalize();
+  }
 }
 
 /** One side of a table reported whole. */
@@ -446,10 +532,10 @@ function whole(db: Database, w: WholeSide, rows: KeptRows): void {
     const order = key.length > 0 ? ` ORDER BY ${key.map(ident).join(", ")}` : "";
     // A hidden rowid key (pairBy rowid) is read after the columns.
     const hidden = key.length === 1 && !cols.some((c) => foldName(c) === foldName(key[0]!));
-    const stmt = db.prepare(
-      `SELECT ${cols.map(ident).join(", ")}${
-        hidden ? `, ${ident(key[0]!)}` : ""
-      } FROM ${T}${order}`,
+    const stmt = prepareSelect(
+      db,
+      [...cols.map(ident), ...(hidden ? [ident(key[0]!)] : [])],
+      `FROM ${T}${order}`,
     );
     forRanges(stmt, null, () => {
       rows.add(kind, () => {
@@ -470,9 +556,7 @@ function whole(db: Database, w: WholeSide, rows: KeptRows): void {
   const limit = Math.min(total, rows.max);
   if (limit > 0) {
     const order = cols.map((c) => `+${ident(c)} COLLATE BINARY`).join(", ");
-    const stmt = db.prepare(
-      `SELECT ${cols.map(ident).join(", ")} FROM ${T} ORDER BY ${order} LIMIT ${limit}`,
-    );
+    const stmt = prepareSelect(db, cols.map(ident), `FROM ${T} ORDER BY ${order} LIMIT ${limit}`);
     const target = kind === "added" ? rows.added : rows.removed;
     forRanges(stmt, null, () => {
       target.push({ key: null, row: objectOf(stmt, cols, 0) });

@@ -6,6 +6,7 @@ import { repeatedVerdict, runRepeated } from "./repeat.ts";
 import { passAtK, passHatK } from "./pass_at_k.ts";
 import { verboseReport } from "./report_text.ts";
 import { diffRuns } from "./run_diff.ts";
+import { markdownReport } from "./report_md.ts";
 
 /** mulberry32: a small seeded generator, the same on every runtime. */
 function seeded(seed: number): () => number {
@@ -110,6 +111,23 @@ describe("runRepeated()", () => {
       assert.equal(repeatedVerdict(attempts as ("PASS" | "FAIL")[], rate), expected);
     });
   }
+
+  it("markdownReport() of a repeated run gives each case's passes, pass@k, pass^k and flakiness", async () => {
+    const run = {
+      ...toRunFile(await runRepeated(CASES, randomAgent(7), { repeat: 5 })),
+      repeat: 5,
+      min_pass_rate: 1,
+    };
+    const md = markdownReport(run);
+    assert.match(md, /## Repeats \(5 attempts, min pass rate 1\)/);
+    for (const c of run.cases) {
+      const p = c.passes!;
+      const row = `| ${c.id} | ${c.verdict} | ${p}/5 | ${passAtK(5, p, 1).toFixed(2)} | ${
+        passAtK(5, p, 5).toFixed(2)
+      } | ${passHatK(5, p, 5).toFixed(2)} | ${p > 0 && p < 5 ? "yes" : ""} |`;
+      assert.ok(md.includes(row), `${row}\n${md}`);
+    }
+  });
 
   it("diffRuns() of two repeated runs compares pass rates", async () => {
     const before = toRunFile(await runRepeated(CASES, randomAgent(1), { repeat: 5 }));

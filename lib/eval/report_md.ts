@@ -8,6 +8,7 @@ import { PASS, SKIP } from "./check.ts";
 import { caseProblems, type SuiteResult } from "./suite.ts";
 import { type RunFile, toRunFile } from "./run_file.ts";
 import { jsonText } from "./_json.ts";
+import { passAtK, passHatK } from "./pass_at_k.ts";
 
 function cell(text: string): string {
   return text.replaceAll("\\", "\\\\").replaceAll("|", "\\|").replaceAll("\n", " ");
@@ -73,5 +74,29 @@ export function markdownReport(result: SuiteResult | RunFile): string {
     lines.push("", "## First failing stage", "", "| Stage | Cases |", "| --- | ---: |");
     for (const [stage, n] of stages) lines.push(`| ${cell(stage)} | ${n} |`);
   }
+  if (run.repeat !== undefined) lines.push(...repeatSection(run, run.repeat));
   return lines.join("\n");
+}
+
+/** With --repeat: each case's passes, pass@k and pass^k (k = the repeat count), and flakiness. */
+function repeatSection(run: RunFile, n: number): string[] {
+  const lines = [
+    "",
+    `## Repeats (${n} attempts, min pass rate ${run.min_pass_rate ?? 1})`,
+    "",
+    `| Case | Verdict | Passed | pass@1 | pass@${n} | pass^${n} | Flaky |`,
+    "| --- | --- | ---: | ---: | ---: | ---: | --- |",
+  ];
+  for (const c of run.cases) {
+    const tries = c.attempts?.length ?? 0;
+    if (tries === 0) continue;
+    const p = c.passes ?? 0;
+    const k = Math.min(n, tries);
+    lines.push(
+      `| ${cell(c.id)} | ${c.verdict} | ${p}/${tries} | ${passAtK(tries, p, 1).toFixed(2)} | ${
+        passAtK(tries, p, k).toFixed(2)
+      } | ${passHatK(tries, p, k).toFixed(2)} | ${c.flaky === true ? "yes" : ""} |`,
+    );
+  }
+  return lines;
 }

@@ -125,22 +125,24 @@ describe("SQL rules with the SQLite database known", () => {
 
   it("SQL neither the parser nor SQLite reads fails with both messages", async () => {
     const r = await new ReadOnly({ database }).run(
-      Trace.simple("q", { sql: "SELECT [id] FROM nowhere" }),
+      Trace.simple("q", { sql: "SELECT n.id FROM nowhere n RIGHT JOIN nowhere m ON m.id = n.id" }),
     );
     assert.match(
       (r as CheckResult).detail,
-      /^cannot parse the SQL as sqlite \(line 1, column 8\): .*; SQLite cannot compile it on the database either: no such table: nowhere$/,
+      /^cannot parse the SQL as sqlite \(line 1, column 28\): .*; SQLite cannot compile it on the database either: no such table: nowhere$/,
     );
   });
 
   it("without the database, an unreadable SQLite query says SQLite could read it", async () => {
-    const r = await new ReadOnly().run(Trace.simple("q", { sql: "SELECT [id] FROM orders" }));
+    const r = await new ReadOnly().run(
+      Trace.simple("q", { sql: "SELECT o.id FROM orders o RIGHT JOIN orders p ON p.id = o.id" }),
+    );
     assert.match(
       (r as CheckResult).detail,
       /\(with the SQLite file known, --db, .* ask SQLite itself\)$/,
     );
     const withDb = await new ReadOnly({ database }).run(
-      Trace.simple("q", { sql: "SELECT [id] FROM orders" }),
+      Trace.simple("q", { sql: "SELECT o.id FROM orders o RIGHT JOIN orders p ON p.id = o.id" }),
     );
     assert.equal(status(withDb), "PASS", JSON.stringify(withDb));
   });

@@ -23,7 +23,7 @@ const afterDb = makeDb(
 );
 
 describe("dbagenteval db diff outputs", () => {
-  it("--summary prints one line per changed table with its counts", () => {
+  it("--summary prints one line per changed table with its counts", { timeout: 120_000 }, () => {
     const r = runCli(["db", "diff", before, afterDb, "--summary"]);
     assert.equal(r.code, 0, r.stderr);
     assert.equal(
@@ -53,7 +53,7 @@ describe("dbagenteval db diff outputs", () => {
     ],
   ];
   for (const [name, flags, other, code, out] of codes) {
-    it(name, () => {
+    it(name, { timeout: 120_000 }, () => {
       const r = runCli(["db", "diff", before, other === "after" ? afterDb : before, ...flags]);
       assert.equal(r.code, code, r.stderr);
       if (out === "") assert.equal(r.stdout, "");
@@ -61,7 +61,7 @@ describe("dbagenteval db diff outputs", () => {
     });
   }
 
-  it("an unknown --table is an error with the nearest name, exit 2", () => {
+  it("an unknown --table is an error with the nearest name, exit 2", { timeout: 120_000 }, () => {
     const r = runCli(["db", "diff", before, afterDb, "--table", "user"]);
     assert.equal(r.code, 2);
     assert.equal(r.stdout, "");
@@ -69,14 +69,16 @@ describe("dbagenteval db diff outputs", () => {
     assert.equal(r.stderr.trim().split("\n").length, 1);
   });
 
-  it("--table takes a name in another ASCII case", () => {
+  it("--table takes a name in another ASCII case", { timeout: 120_000 }, () => {
     const r = runCli(["db", "diff", before, afterDb, "--table", "USERS", "--summary"]);
     assert.equal(r.code, 0, r.stderr);
     assert.match(r.stdout, /users: schema changed/);
     assert.doesNotMatch(r.stdout, /logs/);
   });
 
-  it("--sql writes SQL that the sqlite3 shell applies to a copy of before to give after", () => {
+  it("--sql writes SQL that the sqlite3 shell applies to a copy of before to give after", {
+    timeout: 120_000,
+  }, () => {
     const r = runCli(["db", "diff", before, afterDb, "--sql"]);
     assert.equal(r.code, 0, r.stderr);
     assert.match(r.stdout, /^-- dbagenteval db diff --sql/);
@@ -91,7 +93,7 @@ describe("dbagenteval db diff outputs", () => {
     assert.equal(sqldiff.stdout, "");
   });
 
-  it("--sql FILE writes the file and nothing on stdout", () => {
+  it("--sql FILE writes the file and nothing on stdout", { timeout: 120_000 }, () => {
     const file = dir.file("d.sql");
     const r = runCli(["db", "diff", before, afterDb, "--sql", file]);
     assert.equal(r.code, 0, r.stderr);
@@ -99,7 +101,7 @@ describe("dbagenteval db diff outputs", () => {
     assert.match(fs.readFileSync(file, "utf8"), /COMMIT;\n$/);
   });
 
-  it("--sql refuses two folders, exit 2", () => {
+  it("--sql refuses two folders, exit 2", { timeout: 120_000 }, () => {
     const a = dir.file("fa");
     const b = dir.file("fb");
     fs.mkdirSync(a);
@@ -121,7 +123,9 @@ describe("dbagenteval db diff --rowid", () => {
     `${schema} INSERT INTO t VALUES ('y', 2), ('x', 1); INSERT INTO m VALUES (3, 4), (1, 2);`,
   );
 
-  it("pairs rows by rowid like plain sqldiff, and by key with --primary-key (the default)", () => {
+  it("pairs rows by rowid like plain sqldiff, and by key with --primary-key (the default)", {
+    timeout: 120_000,
+  }, () => {
     const byKey = runCli(["db", "diff", a, b, "--summary", "--primary-key"]);
     assert.equal(byKey.code, 0, byKey.stderr);
     assert.match(byKey.stdout, /2 tables unchanged/);
@@ -136,7 +140,9 @@ describe("dbagenteval db diff --rowid", () => {
     assert.match(sqldiff.stdout, /t: 2 changes, 0 inserts, 0 deletes/);
   });
 
-  it("--sql with --rowid writes rowids, so the patched copy pairs by rowid too", () => {
+  it("--sql with --rowid writes rowids, so the patched copy pairs by rowid too", {
+    timeout: 120_000,
+  }, () => {
     // Not a swap of unique keys between rowids: no UPDATE order can apply that.
     const b2 = makeDb(
       dir.file("rb2.db"),
@@ -153,7 +159,7 @@ describe("dbagenteval db diff --rowid", () => {
     assert.equal(spawnSync("sqldiff", [copy, b2], { encoding: "utf8" }).stdout, "");
   });
 
-  it("refuses --rowid with --primary-key, exit 2", () => {
+  it("refuses --rowid with --primary-key, exit 2", { timeout: 120_000 }, () => {
     const r = runCli(["db", "diff", a, b, "--rowid", "--primary-key"]);
     assert.equal(r.code, 2);
     assert.match(r.stderr, /--rowid and --primary-key choose how rows pair/);

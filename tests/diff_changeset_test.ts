@@ -87,35 +87,39 @@ async function changesetOf(
 }
 
 describe("db diff --changeset", () => {
-  it("writes a changeset that sqlite3changeset_apply turns into after (CLI)", async () => {
-    const schema = `CREATE TABLE u(id INTEGER PRIMARY KEY, name TEXT, v);
+  it(
+    "writes a changeset that sqlite3changeset_apply turns into after (CLI)",
+    { timeout: 120_000 },
+    async () => {
+      const schema = `CREATE TABLE u(id INTEGER PRIMARY KEY, name TEXT, v);
       CREATE TABLE c(k TEXT COLLATE NOCASE, n INT, v, PRIMARY KEY(n, k)) WITHOUT ROWID;
       CREATE TABLE logs(msg);`;
-    const a = makeDb(
-      dir.file("a.db"),
-      `${schema} INSERT INTO u VALUES (1, 'ann', 1.5), (2, 'bob', x'00ff'), (3, 'cy', NULL);
+      const a = makeDb(
+        dir.file("a.db"),
+        `${schema} INSERT INTO u VALUES (1, 'ann', 1.5), (2, 'bob', x'00ff'), (3, 'cy', NULL);
        INSERT INTO c VALUES ('a', 1, 'x'), ('b', 2, 'y'); INSERT INTO logs VALUES ('l');`,
-    );
-    const b = makeDb(
-      dir.file("b.db"),
-      `${schema} INSERT INTO u VALUES (1, 'ann', 2.5), (2, CAST(x'ff' AS TEXT), x'00ff'),
+      );
+      const b = makeDb(
+        dir.file("b.db"),
+        `${schema} INSERT INTO u VALUES (1, 'ann', 2.5), (2, CAST(x'ff' AS TEXT), x'00ff'),
          (4, 'di', 9007199254740993);
        INSERT INTO c VALUES ('A', 1, 'x'), ('b', 2, 'z'); INSERT INTO logs VALUES ('m');`,
-    );
-    const file = dir.file("d.changeset");
-    const r = runCli(["db", "diff", a, b, "--changeset", file]);
-    assert.equal(r.code, 0, r.stderr);
-    assert.equal(r.stderr, "note: logs is not in the changeset (no primary key)\n");
-    const out = dir.file("applied.db");
-    await applyChangeset(a, fs.readFileSync(file), out);
-    const diff = await diffSqliteDatabases(out, b);
-    assert.deepEqual(
-      diff.databases[0]!.tables.map((t) => [t.name, t.status]),
-      [["c", "unchanged"], ["logs", "changed"], ["u", "unchanged"]],
-    );
-  });
+      );
+      const file = dir.file("d.changeset");
+      const r = runCli(["db", "diff", a, b, "--changeset", file]);
+      assert.equal(r.code, 0, r.stderr);
+      assert.equal(r.stderr, "note: logs is not in the changeset (no primary key)\n");
+      const out = dir.file("applied.db");
+      await applyChangeset(a, fs.readFileSync(file), out);
+      const diff = await diffSqliteDatabases(out, b);
+      assert.deepEqual(
+        diff.databases[0]!.tables.map((t) => [t.name, t.status]),
+        [["c", "unchanged"], ["logs", "changed"], ["u", "unchanged"]],
+      );
+    },
+  );
 
-  it("carries every table it can of 40 seeded pairs", async () => {
+  it("carries every table it can of 40 seeded pairs", { timeout: 600_000 }, async () => {
     const problems: string[] = [];
     for (let n = 0; n < 40; n++) {
       const a = dir.file(`pa${n}.db`);

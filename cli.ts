@@ -9,7 +9,15 @@
 import { Command, CommanderError, Option } from "@commander-js/extra-typings";
 import process from "node:process";
 import { VERSION } from "./lib/version.ts";
-import { collect, integer, REPORT_OPTIONS, RUN_OPTIONS, toOption } from "./lib/cli/options.ts";
+import { DEFAULT_MAX_BYTES } from "./lib/diff/options.ts";
+import {
+  bytes,
+  collect,
+  integer,
+  REPORT_OPTIONS,
+  RUN_OPTIONS,
+  toOption,
+} from "./lib/cli/options.ts";
 import type { RunOptions } from "./lib/cli/run.ts";
 import type { ReportOptions } from "./lib/cli/_reports.ts";
 import { normalizeArgv, polishCommands } from "./lib/cli/_polish.ts";
@@ -47,6 +55,12 @@ db.command("diff")
       .default("both" as const),
   )
   .option("--max-rows <n>", "most row changes kept per table and kind", integer(0), 1000)
+  .option(
+    "--max-bytes <size>",
+    "most bytes of values kept in row changes per database (e.g. 64M); counts stay exact",
+    bytes,
+    DEFAULT_MAX_BYTES,
+  )
   .option("--table <name>", "only this table (repeatable)", collect)
   .option("--pattern <glob>", "database file pattern for folders (repeatable)", collect)
   .option(

@@ -107,7 +107,7 @@ export {
 } from "./lib/diff/diff_filesystem.ts";
 export { diffDatabaseDiffs } from "./lib/diff/diff_of_diffs.ts";
 export { diffFromJson, diffToJson } from "./lib/diff/json.ts";
-export { DEFAULT_MAX_ROWS, type DiffOptions } from "./lib/diff/options.ts";
+export { DEFAULT_MAX_BYTES, DEFAULT_MAX_ROWS, type DiffOptions } from "./lib/diff/options.ts";
 export { renderDiffText, type RenderOptions } from "./lib/diff/render_text.ts";
 
 // Selectors (selector/)

@@ -25,6 +25,8 @@ export interface DbDiffOptions {
   readonly json?: string;
   readonly target: "data" | "schema" | "both";
   readonly maxRows: number;
+  /** Most bytes of values kept in row changes per database. */
+  readonly maxBytes?: number;
   readonly table?: string[];
   readonly pattern?: string[];
   readonly select?: string;
@@ -125,6 +127,7 @@ export async function dbDiffCommand(
     includeSchema: options.target !== "data",
     includeData: options.target !== "schema",
     maxRows: countsOnly ? 0 : options.maxRows,
+    ...(options.maxBytes === undefined ? {} : { maxBytes: options.maxBytes }),
     ...(options.rowid === true ? { pairBy: "rowid" as const } : {}),
     ...(options.table === undefined ? {} : { tables: options.table }),
   };

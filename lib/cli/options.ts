@@ -38,6 +38,27 @@ export function integer(min: number): (value: string) => number {
 }
 
 /**
+ * A parser for a size in bytes: a whole number, or one with a K, M or G
+ * suffix (powers of 1024): `500000`, `64M`, `1G`.
+ *
+ * @param value the option's text
+ * @returns the bytes
+ * @example
+ * ```ts
+ * import { bytes } from "./options.ts";
+ * bytes("64M"); // 67108864
+ * ```
+ */
+export function bytes(value: string): number {
+  const m = /^(\d+)([KMG]?)i?B?$/i.exec(value.trim());
+  const scale = { "": 1, K: 1024, M: 1024 ** 2, G: 1024 ** 3 }[(m?.[2] ?? "").toUpperCase()];
+  if (m === null || scale === undefined) {
+    throw new InvalidArgumentError(`expected a size such as 500000, 64M or 1G, got "${value}"`);
+  }
+  return Number(m[1]) * scale;
+}
+
+/**
  * A parser for a repeatable option: collects every value.
  *
  * @param value this occurrence

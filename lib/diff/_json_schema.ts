@@ -109,6 +109,7 @@ const table = v.object({
   }),
   counts: v.object({ added: v.number(), removed: v.number(), changed: v.number() }),
   truncated: v.boolean(),
+  bytes_cut: v.optional(v.literal(true)),
   sql_before: v.nullable(v.string()),
   sql_after: v.nullable(v.string()),
 });
@@ -141,6 +142,7 @@ export const diffSchema = v.object({
     include_schema: v.boolean(),
     include_data: v.boolean(),
     max_rows: v.number(),
+    max_bytes: v.optional(v.number()),
     tables: v.nullable(strings),
     pair_by: v.optional(v.literal("rowid")),
   }),

@@ -1,11 +1,39 @@
 /**
- * Collects row changes for one table: keeps at most `maxRows` of each kind
- * and counts all of them.
+ * Collects row changes for one table: keeps at most `maxRows` of each kind,
+ * and rows only while their values fit the byte budget the tables of a
+ * database share (`maxBytes`), and counts all of them.
  *
  * @module
  */
+import type { SqliteRow, SqliteValue } from "../sqlite/value.ts";
 import type { RowEvent } from "./listener.ts";
 import type { AddedRow, ChangedRow, RemovedRow } from "./types.ts";
+
+/** The bytes kept rows may still hold, shared by the tables of one database. */
+export interface ByteBudget {
+  left: number;
+}
+
+/** About the bytes a value holds in memory (text counted at a byte a character). */
+function valueBytes(v: SqliteValue): number {
+  if (v === null) return 1;
+  if (typeof v === "string") return v.length;
+  if (v instanceof Uint8Array) return v.byteLength;
+  return 8;
+}
+
+function rowBytes(row: SqliteRow | null): number {
+  if (row === null) return 0;
+  let n = 0;
+  for (const k in row) n += k.length + valueBytes(row[k]!);
+  return n;
+}
+
+function changeBytes(c: AddedRow | RemovedRow | ChangedRow): number {
+  return "before" in c
+    ? rowBytes(c.key) + rowBytes(c.before) + rowBytes(c.after)
+    : rowBytes(c.key) + rowBytes(c.row);
+}
 
 /** The row changes of one table, as the engine collects them. */
 export class KeptRows {
@@ -15,14 +43,23 @@ export class KeptRows {
   readonly changed: ChangedRow[] = [];
   readonly counts = { added: 0, removed: 0, changed: 0 };
   readonly #onRow: ((event: RowEvent) => void) | null;
+  readonly #budget: ByteBudget;
+  /** True when a row was not kept because the byte budget was spent. */
+  bytesCut = false;
 
   /**
    * @param maxRows most rows kept per kind
    * @param onRow called with every row change, kept or not (streamed outputs)
+   * @param budget the bytes kept rows may still hold (shared; spent as rows are kept)
    */
-  constructor(maxRows: number, onRow: ((event: RowEvent) => void) | null = null) {
+  constructor(
+    maxRows: number,
+    onRow: ((event: RowEvent) => void) | null = null,
+    budget: ByteBudget = { left: Infinity },
+  ) {
     this.#max = maxRows;
     this.#onRow = onRow;
+    this.#budget = budget;
   }
 
   /** True when every row is wanted (a listener streams them), not only the kept ones. */
@@ -32,10 +69,24 @@ export class KeptRows {
 
   /** Counts one row change; `make` builds it only when it is kept or streamed. */
   add(event: RowEvent["kind"], make: () => AddedRow | RemovedRow | ChangedRow): void {
-    const keep = this.counts[event] < this.#max;
+    let keep = this.counts[event] < this.#max;
     this.counts[event]++;
+    if (keep && this.#budget.left <= 0) {
+      keep = false;
+      this.bytesCut = true;
+    }
     if (!keep && this.#onRow === null) return;
     const change = make();
+    if (keep) {
+      const size = changeBytes(change);
+      if (size > this.#budget.left) {
+        // Once a row does not fit, none after it is kept: the kept rows stay
+        // the first ones, as with maxRows.
+        this.#budget.left = 0;
+        this.bytesCut = true;
+        keep = false;
+      } else this.#budget.left -= size;
+    }
     if (keep) (this[event] as (AddedRow | RemovedRow | ChangedRow)[]).push(change);
     this.#onRow?.({ kind: event, change } as RowEvent);
   }

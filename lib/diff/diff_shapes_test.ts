@@ -100,3 +100,59 @@ describe("diffSqliteDatabases() on tables as wide as SQLite allows (2,000 column
     });
   }
 });
+
+describe("diffSqliteDatabases() keeps rows within a byte budget (maxBytes)", () => {
+  // 20 rows whose 100 kB BLOB changed: 200 kB a changed row, before and after.
+  const before = `CREATE TABLE b(id INTEGER PRIMARY KEY, v BLOB);
+    WITH RECURSIVE s(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM s WHERE i < 20)
+    INSERT INTO b SELECT i, zeroblob(100000) FROM s;
+    CREATE TABLE k(v BLOB); INSERT INTO k SELECT v FROM b;`;
+  const after = before + "UPDATE b SET v = randomblob(100000); UPDATE k SET v = x'00';";
+  const cases: [string, number | undefined, unknown][] = [
+    ["keeps every row under the default budget", undefined, {
+      kept: [20, 20, 20],
+      counts: { changed: 20, added: 20, removed: 20 },
+      truncated: false,
+      bytes_cut: undefined,
+    }],
+    [
+      "keeps the first rows that fit 1 MB, counts the rest, and says values were cut",
+      1_000_000,
+      {
+        kept: [4, 0, 0],
+        counts: { changed: 20, added: 20, removed: 20 },
+        truncated: true,
+        bytes_cut: true,
+      },
+    ],
+  ];
+  for (const [name, maxBytes, expected] of cases) {
+    it(name, async () => {
+      const dir = tempDir();
+      try {
+        const a = makeDb(dir.file("a.db"), before);
+        const b = makeDb(dir.file("b.db"), after);
+        const diff = await diffSqliteDatabases(
+          a,
+          b,
+          maxBytes === undefined ? {} : { maxBytes },
+        );
+        const tb = table(diff.databases[0]!, "b");
+        const tk = table(diff.databases[0]!, "k");
+        assert.deepEqual({
+          kept: [tb.rows.changed.length, tk.rows.added.length, tk.rows.removed.length],
+          counts: {
+            changed: tb.counts.changed,
+            added: tk.counts.added,
+            removed: tk.counts.removed,
+          },
+          truncated: tb.truncated || tk.truncated,
+          bytes_cut: tb.bytes_cut,
+        }, expected);
+        assert.equal(diff.settings.max_bytes, maxBytes ?? 32 * 1024 * 1024);
+      } finally {
+        dir.cleanup();
+      }
+    });
+  }
+});

@@ -15,6 +15,7 @@ import { type PageScan, scanPages } from "./_page_scan.ts";
 import { readSchema, type SideSchema, type TableSchema } from "./schema.ts";
 import { type ColumnsDiff, diffColumns, diffObjects, tableSchemaChanged } from "./schema_diff.ts";
 import { diffTableData } from "./table_data.ts";
+import type { ByteBudget } from "./_kept_rows.ts";
 import type { DiffListener } from "./listener.ts";
 import { foldName } from "./_sql.ts";
 import type {
@@ -227,6 +228,11 @@ interface TablesInput {
   readonly listener: DiffListener;
 }
 
+/** What the tables of one database may still keep. */
+interface Budget {
+  readonly budget: ByteBudget;
+}
+
 function diffTables(input: TablesInput): { tables: TableDiff[]; skipped: SkippedTable[] } {
   const { sides, settings } = input;
   const keep = tableFilter(settings);
@@ -243,6 +249,7 @@ function diffTables(input: TablesInput): { tables: TableDiff[]; skipped: Skipped
     .sort((p, q) => (p.name < q.name ? -1 : p.name > q.name ? 1 : 0));
   const tables: TableDiff[] = [];
   const skipped: SkippedTable[] = [];
+  const budget: ByteBudget = { left: settings.max_bytes ?? Infinity };
   for (const { name, before, after } of pairs) {
     if (!keep(name)) continue;
     if (/^sqlite_/i.test(name) && foldName(name) !== "sqlite_sequence") {
@@ -257,7 +264,7 @@ function diffTables(input: TablesInput): { tables: TableDiff[]; skipped: Skipped
     const virtual = (before ?? after)!.module !== null;
     if (virtual) skipped.push({ name, reason: virtualReason((before ?? after)!, sides) });
     input.listener.table?.({ name, before, after, virtual });
-    const diff = diffTable({ ...input, before, after, virtual });
+    const diff = diffTable({ ...input, before, after, virtual, budget });
     input.listener.tableDone?.(diff);
     tables.push(diff);
   }
@@ -280,7 +287,7 @@ function virtualReason(t: TableSchema, sides: TablesInput["sides"]): string {
 }
 
 function diffTable(
-  input: TablesInput & {
+  input: TablesInput & Budget & {
     before: TableSchema | null;
     after: TableSchema | null;
     virtual: boolean;
@@ -304,6 +311,7 @@ function diffTable(
   let rows = { added: [], removed: [], changed: [] } as TableDiff["rows"];
   let counts = { added: 0, removed: 0, changed: 0 };
   let truncated = false;
+  let bytesCut = false;
   if (settings.include_data && !input.virtual) {
     const page = input.plan?.table(either.name) ?? null;
     if (page?.identical !== true) {
@@ -313,6 +321,7 @@ function diffTable(
           before: before === null ? null : { schema: "main", table: before },
           after: after === null ? null : { schema: input.afterSchema, table: after },
           maxRows: settings.max_rows,
+          budget: input.budget,
           ranges: page?.ranges ?? null,
           onRow: input.listener.row === undefined ? null : (e) => input.listener.row!(e),
         }));
@@ -321,6 +330,7 @@ function diffTable(
       rows = { added: data.rows.added, removed: data.rows.removed, changed: data.rows.changed };
       counts = { ...data.rows.counts };
       truncated = data.rows.truncated;
+      bytesCut = data.rows.bytesCut;
     } else compared = either.columns.filter((c) => c.hidden !== 1).map((c) => c.name);
   }
   const dataStatus = counts.added + counts.removed + counts.changed > 0 ? "changed" : "unchanged";
@@ -336,6 +346,7 @@ function diffTable(
     rows,
     counts,
     truncated,
+    ...(bytesCut ? { bytes_cut: true as const } : {}),
     sql_before: before?.sql ?? null,
     sql_after: after?.sql ?? null,
   };

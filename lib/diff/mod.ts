@@ -19,6 +19,6 @@ export {
 } from "./diff_filesystem.ts";
 export { diffDatabaseDiffs } from "./diff_of_diffs.ts";
 export { diffFromJson, diffToJson } from "./json.ts";
-export { DEFAULT_MAX_ROWS, type DiffOptions } from "./options.ts";
+export { DEFAULT_MAX_BYTES, DEFAULT_MAX_ROWS, type DiffOptions } from "./options.ts";
 export { renderDiffText, type RenderOptions } from "./render_text.ts";
 export * from "./types.ts";

@@ -26,6 +26,13 @@ export interface DiffOptions {
    * counts stay exact and `truncated` says rows were dropped. Default 1000.
    */
   readonly maxRows?: number;
+  /**
+   * Most bytes of values the kept row changes of one database hold (about:
+   * text at a byte a character, a number 8). Once a row does not fit, no
+   * more rows are kept; counts stay exact, `truncated` is true and
+   * `bytes_cut` says why. Default {@link DEFAULT_MAX_BYTES} (32 MiB).
+   */
+  readonly maxBytes?: number;
   /** Only these tables (by name); default every table. */
   readonly tables?: readonly string[];
   /**
@@ -49,6 +56,17 @@ export interface DiffOptions {
 export const DEFAULT_MAX_ROWS = 1000;
 
 /**
+ * The default of {@link DiffOptions.maxBytes}: 32 MiB.
+ *
+ * @example
+ * ```ts
+ * import { DEFAULT_MAX_BYTES } from "./options.ts";
+ * DEFAULT_MAX_BYTES; // 33554432
+ * ```
+ */
+export const DEFAULT_MAX_BYTES = 32 * 1024 * 1024;
+
+/**
  * The options with defaults filled in, in the document's spelling.
  *
  * @param options what the caller gave
@@ -59,10 +77,15 @@ export function diffSettings(options: DiffOptions = {}): DiffSettings {
   if (!Number.isInteger(maxRows) || maxRows < 0) {
     throw new RangeError(`maxRows must be a whole number of at least 0, got ${maxRows}`);
   }
+  const maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
+  if (!Number.isInteger(maxBytes) || maxBytes < 0) {
+    throw new RangeError(`maxBytes must be a whole number of at least 0, got ${maxBytes}`);
+  }
   return {
     include_schema: options.includeSchema ?? true,
     include_data: options.includeData ?? true,
     max_rows: maxRows,
+    max_bytes: maxBytes,
     tables: options.tables === undefined ? null : [...options.tables],
     ...(options.pairBy === "rowid" ? { pair_by: "rowid" as const } : {}),
   };

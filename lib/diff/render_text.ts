@@ -96,6 +96,9 @@ function rowLines(d: DatabaseChange, t: TableDiff): string[] {
   more(t.rows.added.length, t.counts.added);
   for (const r of t.rows.removed) out.push(`  - ${rowText(r.row)}`);
   more(t.rows.removed.length, t.counts.removed);
+  if (t.bytes_cut === true) {
+    out.push("  (rows past the --max-bytes budget were counted, not kept; raise it to see them)");
+  }
   return out;
 }
 

@@ -41,7 +41,7 @@ import type { Database } from "../sqlite/database.ts";
 import type { SqliteRow, SqliteValue } from "../sqlite/value.ts";
 import { compareValues, emptyRow, sameValue } from "../sqlite/value.ts";
 import { COLUMNS_PER_STATEMENT, prepareSelect, type RowSource } from "./_wide_select.ts";
-import { KeptRows } from "./_kept_rows.ts";
+import { type ByteBudget, KeptRows } from "./_kept_rows.ts";
 import type { RowEvent } from "./listener.ts";
 import { balanced, foldName, ident, sqlLiteral } from "./_sql.ts";
 import type { TableSchema } from "./schema.ts";
@@ -62,6 +62,8 @@ export interface TableDataInput {
   readonly before: TableSide | null;
   readonly after: TableSide | null;
   readonly maxRows: number;
+  /** The bytes kept rows may still hold (shared by the tables of a database). */
+  readonly budget?: ByteBudget;
   /**
    * Rowid ranges outside which both sides are known to hold the same rows
    * (from the page comparison), or null to compare everything. Iterated
@@ -117,7 +119,7 @@ export function dataColumns(t: TableSchema): string[] {
  */
 export function diffTableData(input: TableDataInput): TableData {
   const { before, after } = input;
-  const rows = new KeptRows(input.maxRows, input.onRow ?? null);
+  const rows = new KeptRows(input.maxRows, input.onRow ?? null, input.budget);
   if (before !== null && after !== null) {
     const mode = pairingMode(before.table, after.table);
     if (mode === "keyed") return keyed(input, before, after, rows);
@@ -557,10 +559,12 @@ function whole(db: Database, w: WholeSide, rows: KeptRows): void {
   if (limit > 0) {
     const order = cols.map((c) => `+${ident(c)} COLLATE BINARY`).join(", ");
     const stmt = prepareSelect(db, cols.map(ident), `FROM ${T} ORDER BY ${order} LIMIT ${limit}`);
-    const target = kind === "added" ? rows.added : rows.removed;
+    let kept = 0;
     forRanges(stmt, null, () => {
-      target.push({ key: null, row: objectOf(stmt, cols, 0) });
+      kept++;
+      rows.add(kind, () => ({ key: null, row: objectOf(stmt, cols, 0) }));
     });
+    total -= kept;
   }
   rows.counts[kind] += total;
 }

@@ -252,6 +252,8 @@ export interface TableDiff {
   readonly counts: RowCounts;
   /** True when some row changes were counted but not kept. */
   readonly truncated: boolean;
+  /** Present (true) when rows were not kept because the byte budget (`max_bytes`) was spent. */
+  readonly bytes_cut?: true;
   /** The CREATE statement before and after (null on the side it is absent). */
   readonly sql_before: string | null;
   readonly sql_after: string | null;
@@ -349,6 +351,8 @@ export interface DiffSettings {
   readonly include_schema: boolean;
   readonly include_data: boolean;
   readonly max_rows: number;
+  /** Most bytes of values the kept rows of one database hold (absent in documents before it). */
+  readonly max_bytes?: number;
   readonly tables: readonly string[] | null;
   /** Present (`"rowid"`) when rowid tables were paired by rowid (`pairBy`). */
   readonly pair_by?: "rowid";

@@ -6,7 +6,7 @@
  */
 import { rowKeys } from "../row_set.ts";
 import { type Database, openDatabase } from "./database.ts";
-import type { SqliteRow } from "./value.ts";
+import { setColumn, type SqliteRow } from "./value.ts";
 
 /**
  * Runs one SQL statement and returns its rows as objects.
@@ -109,9 +109,7 @@ function queryWithColumns(db: Database, sql: string): SqliteRows {
     while (stmt.step()) {
       const values = stmt.row();
       const row: SqliteRow = {};
-      keys.forEach((key, i) => {
-        row[key] = values[i]!;
-      });
+      keys.forEach((key, i) => setColumn(row, key, values[i]!));
       rows.push(row);
     }
     return Object.defineProperty(rows, "columns", {

@@ -72,3 +72,24 @@ describe("sqliteExecutor() and repeated column names", () => {
     }
   });
 });
+
+describe("sqliteExecutor() and columns named like JavaScript properties", () => {
+  it("keeps __proto__, constructor and toString as ordinary columns", async () => {
+    const run = sqliteExecutor(file);
+    try {
+      const rows = await run(
+        `SELECT x'01' AS "__proto__", 'c' AS "constructor", 's' AS "toString", 1 AS id`,
+      );
+      const row = rows[0]!;
+      assert.deepEqual(Object.keys(row), ["__proto__", "constructor", "toString", "id"]);
+      assert.deepEqual(
+        Object.getOwnPropertyDescriptor(row, "__proto__")?.value,
+        new Uint8Array([1]),
+      );
+      assert.equal(Object.getPrototypeOf(row), Object.prototype);
+      assert.equal(row["toString"], "s");
+    } finally {
+      await run.close?.();
+    }
+  });
+});

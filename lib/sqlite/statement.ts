@@ -8,7 +8,7 @@
 import type { Database } from "./database.ts";
 import type { Ptr, RawExports, Sqlite } from "./_wasm.ts";
 import { decodeSqliteText, encodeSqliteText } from "./text.ts";
-import type { SqliteRow, SqliteValue } from "./value.ts";
+import { setColumn, type SqliteRow, type SqliteValue } from "./value.ts";
 
 const SQLITE_ROW = 100;
 const SQLITE_DONE = 101;
@@ -192,16 +192,7 @@ export class Statement {
    */
   object(): SqliteRow {
     const out: SqliteRow = {};
-    this.columnNames.forEach((name, i) => {
-      if (name === "__proto__") {
-        Object.defineProperty(out, name, {
-          value: this.value(i),
-          enumerable: true,
-          writable: true,
-          configurable: true,
-        });
-      } else out[name] = this.value(i);
-    });
+    this.columnNames.forEach((name, i) => setColumn(out, name, this.value(i)));
     return out;
   }
 

@@ -59,6 +59,33 @@ export function emptyRow(): SqliteRow {
   return Object.create(null) as SqliteRow;
 }
 
+/**
+ * Sets a column on a row as an own property, whatever its name: a plain
+ * assignment of `__proto__` would replace an ordinary object's prototype
+ * instead of storing the value (and drop the column from `Object.keys`).
+ *
+ * @param row the row (ordinary or from {@link emptyRow})
+ * @param name the column name
+ * @param value the value
+ * @example
+ * ```ts
+ * import { setColumn } from "./value.ts";
+ * const row = {};
+ * setColumn(row, "__proto__", 1);
+ * Object.keys(row); // ["__proto__"]
+ * ```
+ */
+export function setColumn(row: SqliteRow, name: string, value: SqliteValue): void {
+  if (name === "__proto__") {
+    Object.defineProperty(row, name, {
+      value,
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
+  } else row[name] = value;
+}
+
 /** SQLite's storage classes in their sort order. */
 function storageRank(v: SqliteValue): number {
   if (v === null) return 0;

@@ -163,7 +163,8 @@ describe("the commands in README.md and docs/", () => {
 
   for (const block of all) {
     const name = `${block.file}:${block.line}${block.skip ? ` (not run: ${block.skip})` : ""}`;
-    it(name, { skip: block.skip !== undefined ? block.skip : false }, () => {
+    // A block may start PGlite and load Chinook: seconds, more than Bun's default 5 s test timeout.
+    it(name, { skip: block.skip !== undefined ? block.skip : false, timeout: 300_000 }, () => {
       // Output to a file, not a pipe: a process the block leaves behind
       // cannot keep the test waiting for the pipe to close.
       const log = sandbox.file("output.txt");

@@ -275,6 +275,26 @@ const cases: FaultCase[] = [
     code: 1,
     says: /^no match\n/,
   },
+  {
+    name: "db diff of two files with a virtual table of a module this build lacks",
+    args: (i) => {
+      for (const [name, rows] of [["a.db", "(1)"], ["b.db", "(1), (2)"]] as const) {
+        // A virtual table's schema row names a module this build lacks, as a
+        // file written by a program with its own extension does.
+        const file = i.file(i.db(
+          name,
+          `CREATE VIRTUAL TABLE v USING rtree(id, a, b); CREATE TABLE t(x);
+           INSERT INTO t VALUES ${rows};`,
+        ));
+        const bytes = fs.readFileSync(file);
+        bytes.write("USING zzzzz", bytes.indexOf("USING rtree"), "latin1");
+        fs.writeFileSync(file, bytes);
+      }
+      return ["db", "diff", "a.db", "b.db"];
+    },
+    code: 0,
+    says: /^b\.db: changed\n {2}t: changed; rows: 0 changed, 1 added, 0 removed\n/,
+  },
   // Paths on the command line.
   {
     name: "db diff with an after that does not exist",

@@ -161,6 +161,20 @@ describe("the commands in README.md and docs/", () => {
     assert.ok(all.length >= 10, `only ${all.length} blocks found`);
   });
 
+  it("README.md's library example runs as written, from the repository's main folder", () => {
+    const readme = fs.readFileSync(path.join(ROOT, "README.md"), "utf8");
+    const section = readme.slice(readme.indexOf("## Use it as a library"));
+    const code = /```ts\n([\s\S]*?)```/.exec(section)?.[1];
+    assert.ok(code !== undefined, "no ```ts block under 'Use it as a library'");
+    fs.writeFileSync(path.join(root, "example.ts"), code);
+    const isBun = typeof (globalThis as { Bun?: unknown }).Bun !== "undefined";
+    const args = isBun ? ["example.ts"] : ["run", "--allow-all", "--quiet", "example.ts"];
+    const r = spawnSync(process.execPath, args, { cwd: root, encoding: "utf8", timeout: 120_000 });
+    assert.equal(r.status, 0, r.stderr);
+    assert.match(r.stdout, /^match$/m);
+    assert.match(r.stdout, /\d+ of 14 passed/);
+  });
+
   for (const block of all) {
     const name = `${block.file}:${block.line}${block.skip ? ` (not run: ${block.skip})` : ""}`;
     // A block may start PGlite and load Chinook: seconds, more than Bun's default 5 s test timeout.

@@ -62,6 +62,7 @@ db.command("diff")
     DEFAULT_MAX_BYTES,
   )
   .option("--table <name>", "only this table (repeatable)", collect)
+  .option("--unchanged", "list unchanged tables one per line (default: counted in one line)")
   .option("--pattern <glob>", "database file pattern for folders (repeatable)", collect)
   .option(
     "--select <selector>",

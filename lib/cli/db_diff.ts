@@ -27,6 +27,8 @@ export interface DbDiffOptions {
   readonly maxRows: number;
   /** Most bytes of values kept in row changes per database. */
   readonly maxBytes?: number;
+  /** List unchanged tables one per line in the text output. */
+  readonly unchanged?: boolean;
   readonly table?: string[];
   readonly pattern?: string[];
   readonly select?: string;
@@ -159,7 +161,9 @@ export async function dbDiffCommand(
   if (quiet) return diffChanged(diff, options.target) ? 1 : 0;
   if (options.summary === true) process.stdout.write(renderDiffSummary(diff, options.target));
   else if (options.json !== "-") {
-    process.stdout.write(renderDiffText(diff, { target: options.target }));
+    process.stdout.write(
+      renderDiffText(diff, { target: options.target, showUnchanged: options.unchanged === true }),
+    );
   }
   return exitCode && diffChanged(diff, options.target) ? 1 : 0;
 }

@@ -5,6 +5,7 @@ import { makeDb, snapshotDir, tempDir } from "../../tests/fixtures.ts";
 import { tempFileStats } from "../sqlite/_temp_files.ts";
 import { diffSqliteDatabases } from "./diff_sqlite.ts";
 import { rowSummary, table } from "./_test_util.ts";
+import { renderDiffText, type RenderOptions } from "./render_text.ts";
 
 /** A keyless table of `n` rows; rows repeat every 1000 values of `a` so duplicates count. */
 const keyless = (n: number): string =>
@@ -150,6 +151,58 @@ describe("diffSqliteDatabases() keeps rows within a byte budget (maxBytes)", () 
           bytes_cut: tb.bytes_cut,
         }, expected);
         assert.equal(diff.settings.max_bytes, maxBytes ?? 32 * 1024 * 1024);
+      } finally {
+        dir.cleanup();
+      }
+    });
+  }
+});
+
+describe("renderDiffText() for a person", () => {
+  const cases: [string, string, string, RenderOptions, string[]][] = [
+    [
+      "shows where a long BLOB changed: the first differing byte and the bytes around it",
+      "CREATE TABLE b(id INTEGER PRIMARY KEY, v BLOB); INSERT INTO b VALUES (1, zeroblob(1000));",
+      "CREATE TABLE b(id INTEGER PRIMARY KEY, v BLOB);" +
+      "INSERT INTO b VALUES (1, CAST(zeroblob(500) || x'ff' || zeroblob(499) AS BLOB));",
+      {},
+      [
+        "  ~ id=1: v 1000 -> 1000 bytes, first difference at byte 500: " +
+        `x'...${"00".repeat(17)}...' -> x'...${"00".repeat(8)}ff${"00".repeat(8)}...'`,
+      ],
+    ],
+    [
+      "shows an added column's DEFAULT",
+      "CREATE TABLE t(id INTEGER PRIMARY KEY);",
+      "CREATE TABLE t(id INTEGER PRIMARY KEY, status TEXT DEFAULT 'new');",
+      {},
+      ["    + column status TEXT DEFAULT 'new'"],
+    ],
+    [
+      "counts unchanged tables in one line",
+      "CREATE TABLE a(x); CREATE TABLE b(x); CREATE TABLE c(x);",
+      "CREATE TABLE a(x); CREATE TABLE b(x); CREATE TABLE c(x); INSERT INTO c VALUES (1);",
+      {},
+      ["  2 unchanged tables", "  c: changed; rows: 0 changed, 1 added, 0 removed"],
+    ],
+    [
+      "lists unchanged tables when asked",
+      "CREATE TABLE a(x); CREATE TABLE b(x);",
+      "CREATE TABLE a(x); CREATE TABLE b(x); INSERT INTO b VALUES (1);",
+      { showUnchanged: true },
+      ["  a: unchanged"],
+    ],
+  ];
+  for (const [name, before, after, options, lines] of cases) {
+    it(name, async () => {
+      const dir = tempDir();
+      try {
+        const a = makeDb(dir.file("a.db"), before);
+        const b = makeDb(dir.file("b.db"), after);
+        const text = renderDiffText(await diffSqliteDatabases(a, b), options).split("\n");
+        for (const line of lines) {
+          assert.ok(text.includes(line), `${line}\nnot in\n${text.join("\n")}`);
+        }
       } finally {
         dir.cleanup();
       }

@@ -24,6 +24,12 @@ import type { DatabaseChange, DatabaseDiff, TableDiff } from "./types.ts";
 export interface RenderOptions {
   /** Which plane to show. Default both. */
   readonly target?: "data" | "schema" | "both";
+  /**
+   * List unchanged tables one per line. Default false: they are counted in
+   * one line (`12 unchanged tables`), so thousands of them do not bury the
+   * changes.
+   */
+  readonly showUnchanged?: boolean;
 }
 
 const LONG = 60;
@@ -37,6 +43,42 @@ function literal(v: SqliteValue): string {
     return `${sqlLiteral(v.slice(0, LONG)).slice(0, -1)}...' (${v.length} chars)`;
   }
   return sqlLiteral(v);
+}
+
+/** Bytes shown either side of the first difference of a long value. */
+const AROUND = 8;
+
+function hex(bytes: Uint8Array): string {
+  let out = "";
+  for (const b of bytes) out += b.toString(16).padStart(2, "0");
+  return out;
+}
+
+/**
+ * A changed value for a person: short ones as literals; long BLOBs or texts
+ * by where they first differ and the bytes (characters) around it, since two
+ * long values often share a prefix longer than anything printed.
+ */
+function change(before: SqliteValue, after: SqliteValue): string {
+  const blobs = before instanceof Uint8Array && after instanceof Uint8Array;
+  const texts = typeof before === "string" && typeof after === "string";
+  if (!(blobs || texts) || Math.max(before.length, after.length) <= LONG / 2) {
+    return `${literal(before)} -> ${literal(after)}`;
+  }
+  let at = 0;
+  while (at < before.length && at < after.length && before[at] === after[at]) at++;
+  const from = Math.max(0, at - AROUND);
+  const window = (v: Uint8Array | string): string => {
+    const end = Math.min(v.length, at + AROUND + 1);
+    const part = typeof v === "string"
+      ? sqlLiteral(v.slice(from, end)).slice(1, -1)
+      : hex(v.subarray(from, end));
+    return `${from > 0 ? "..." : ""}${part}${end < v.length ? "..." : ""}`;
+  };
+  const unit = blobs ? "byte" : "character";
+  return `${before.length} -> ${after.length} ${unit}s, first difference at ${unit} ${at}: ${
+    blobs ? "x" : ""
+  }'${window(before)}' -> ${blobs ? "x" : ""}'${window(after)}'`;
 }
 
 function rowText(row: SqliteRow): string {
@@ -56,7 +98,10 @@ function tableLine(t: TableDiff, target: RenderOptions["target"]): string[] {
     : "";
   out.push(`  ${t.name}: ${status}${data}`);
   if (target !== "data") {
-    for (const col of t.columns.added) out.push(`    + column ${col.name} ${col.type}`.trimEnd());
+    for (const col of t.columns.added) {
+      const dflt = col.default === null ? "" : ` DEFAULT ${col.default}`;
+      out.push(`    + column ${col.name} ${col.type}${dflt}`.replace(/ +$/, ""));
+    }
     for (const col of t.columns.removed) out.push(`    - column ${col.name} ${col.type}`.trimEnd());
     for (const col of t.columns.changed) {
       const what = col.changes.map((a) =>
@@ -68,9 +113,22 @@ function tableLine(t: TableDiff, target: RenderOptions["target"]): string[] {
   return out;
 }
 
-function databaseSummary(d: DatabaseChange, target: RenderOptions["target"]): string[] {
+function databaseSummary(d: DatabaseChange, options: RenderOptions): string[] {
+  const target = options.target;
   const out = [`${d.name}: ${d.status}${d.error === null ? "" : ` (${d.error})`}`];
-  for (const t of d.tables) out.push(...tableLine(t, target));
+  let unchanged = 0;
+  for (const t of d.tables) {
+    const status = target === "data"
+      ? t.data_status
+      : target === "schema"
+      ? t.schema_status
+      : t.status;
+    if (status === "unchanged" && options.showUnchanged !== true) unchanged++;
+    else out.push(...tableLine(t, target));
+  }
+  if (unchanged > 0) {
+    out.push(`  ${unchanged} unchanged table${unchanged === 1 ? "" : "s"}`);
+  }
   if (target !== "data") {
     for (const o of d.objects) out.push(`  ${o.type} ${o.name} on ${o.table}: ${o.status}`);
   }
@@ -87,7 +145,7 @@ function rowLines(d: DatabaseChange, t: TableDiff): string[] {
   for (const r of t.rows.changed) {
     const key = rowText(r.key);
     const what = r.changed_columns.map((c) =>
-      `${c} ${literal(r.before[c] ?? null)} -> ${literal(r.after[c] ?? null)}`
+      `${c} ${change(r.before[c] ?? null, r.after[c] ?? null)}`
     );
     out.push(`  ~ ${key}: ${what.join(", ")}`);
   }
@@ -123,7 +181,7 @@ export function renderDiffText(diff: DatabaseDiff, options: RenderOptions = {}):
   const target = options.target ?? "both";
   if (diff.databases.length === 0) return "no databases\n";
   const lines: string[] = [];
-  for (const d of diff.databases) lines.push(...databaseSummary(d, target));
+  for (const d of diff.databases) lines.push(...databaseSummary(d, { ...options, target }));
   if (target !== "schema") {
     const rows = diff.databases.flatMap((d) => d.tables.flatMap((t) => rowLines(d, t)));
     if (rows.length > 0) lines.push("", "Row changes:", ...rows);

@@ -182,14 +182,14 @@ export class RunDiff {
    * @returns the Markdown, without a final newline
    */
   markdown(): string {
+    // "1 fixes" is the word the Python tool prints (tests/golden/diff.txt);
+    // "regression" agrees with its count, which that output never shows at 1.
     const lines = [
       "# dbagenteval diff",
       "",
       `**${this.regressions.length} regression${
         this.regressions.length === 1 ? "" : "s"
-      }, ${this.fixes.length} fix${
-        this.fixes.length === 1 ? "" : "es"
-      }, ${this.added.length} added, ${this.removed.length} removed**`,
+      }, ${this.fixes.length} fixes, ${this.added.length} added, ${this.removed.length} removed**`,
     ];
     const section = (title: string, items: string[]) => {
       if (items.length === 0) return;
@@ -224,7 +224,7 @@ export class RunDiff {
  * const cases = [defineCase({ id: "two", question: "1 + 1?", expect: { rows: [{ n: 2 }] } })];
  * const before = await runSuite(cases, () => ({ rows: [{ n: 3 }] }));
  * const after = await runSuite(cases, () => ({ rows: [{ n: 2 }] }));
- * console.log(diffRuns(before, after).markdown()); // ... **0 regressions, 1 fix, 0 added, 0 removed** ...
+ * console.log(diffRuns(before, after).markdown()); // ... **0 regressions, 1 fixes, 0 added, 0 removed** ...
  * ```
  */
 export function diffRuns(before: RunFile | SuiteResult, after: RunFile | SuiteResult): RunDiff {

@@ -141,7 +141,7 @@ describe("diffRuns()", () => {
       [
         "# dbagenteval diff",
         "",
-        "**0 regressions, 1 fix, 0 added, 0 removed**",
+        "**0 regressions, 1 fixes, 0 added, 0 removed**",
         "",
         "## Fixes",
         "",

@@ -17,6 +17,7 @@ import * as path from "node:path";
 import process from "node:process";
 import { cliCommand, ROOT } from "./cli.ts";
 import { makeDb, snapshotDir, tempDir } from "./fixtures.ts";
+import { processesMatching } from "./_process_table.ts";
 
 const dir = tempDir("dbagenteval-faults-");
 after(() => dir.cleanup());
@@ -508,8 +509,16 @@ describe("a run stopped by a signal", () => {
       // The host ends itself once its run is gone (it polls twice a second).
       let hosts = "";
       for (let i = 0; i < 50; i++) {
-        hosts = spawnSync("pgrep", ["-f", `__agent-host agent.ts:agent`], { encoding: "utf8" })
-          .stdout.trim();
+        // Only this test's hosts: they run in its inputs folder.
+        hosts = processesMatching("__agent-host agent.ts:agent")
+          .filter((p) => {
+            try {
+              return fs.realpathSync(`/proc/${p.pid}/cwd`) === fs.realpathSync(inputs.path);
+            } catch {
+              return false;
+            }
+          })
+          .map((p) => p.args).join("\n");
         if (hosts === "") break;
         await new Promise((r) => setTimeout(r, 100));
       }

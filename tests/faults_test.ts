@@ -478,6 +478,17 @@ describe("the fault suite: each fault ends with its one line, touching nothing",
   });
 });
 
+describe("run's default timeout", () => {
+  it("is 300 seconds, so a run always ends with a verdict per case", () => {
+    const [cmd, ...pre] = cliCommand();
+    const r = spawnSync(cmd!, [...pre, "run", "--help"], {
+      encoding: "utf8",
+      timeout: TIME_LIMIT_MS,
+    });
+    assert.match(r.stdout.replace(/\s+/g, " "), /--timeout <seconds> .*\(default: 300\)/);
+  });
+});
+
 describe("a run stopped by a signal", () => {
   for (const signal of ["SIGTERM", "SIGINT"] as const) {
     it(`leaves no --agent-db copy and no agent host behind after ${signal}`, async () => {

@@ -150,7 +150,7 @@ describe("diffSqliteDatabases() keeps rows within a byte budget (maxBytes)", () 
           truncated: tb.truncated || tk.truncated,
           bytes_cut: tb.bytes_cut,
         }, expected);
-        assert.equal(diff.settings.max_bytes, maxBytes ?? 32 * 1024 * 1024);
+        assert.equal(diff.settings.max_bytes, maxBytes ?? 8 * 1024 * 1024);
       } finally {
         dir.cleanup();
       }

@@ -30,7 +30,7 @@ export interface DiffOptions {
    * Most bytes of values the kept row changes of one database hold (about:
    * text at a byte a character, a number 8). Once a row does not fit, no
    * more rows are kept; counts stay exact, `truncated` is true and
-   * `bytes_cut` says why. Default {@link DEFAULT_MAX_BYTES} (32 MiB).
+   * `bytes_cut` says why. Default {@link DEFAULT_MAX_BYTES} (8 MiB).
    */
   readonly maxBytes?: number;
   /** Only these tables (by name); default every table. */
@@ -56,15 +56,15 @@ export interface DiffOptions {
 export const DEFAULT_MAX_ROWS = 1000;
 
 /**
- * The default of {@link DiffOptions.maxBytes}: 32 MiB.
+ * The default of {@link DiffOptions.maxBytes}: 8 MiB.
  *
  * @example
  * ```ts
  * import { DEFAULT_MAX_BYTES } from "./options.ts";
- * DEFAULT_MAX_BYTES; // 33554432
+ * DEFAULT_MAX_BYTES; // 8388608
  * ```
  */
-export const DEFAULT_MAX_BYTES = 32 * 1024 * 1024;
+export const DEFAULT_MAX_BYTES = 8 * 1024 * 1024;
 
 /**
  * The options with defaults filled in, in the document's spelling.

@@ -22,19 +22,10 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import process from "node:process";
-import {
-  type Document,
-  isMap,
-  isPair,
-  isScalar,
-  isSeq,
-  LineCounter,
-  type Node as YamlNode,
-  parse as parseYaml,
-  parseDocument,
-} from "yaml";
+import { type Document, LineCounter, parse as parseYaml, parseDocument } from "yaml";
 import { ConfigFileError, UsageError } from "../errors.ts";
 import { yamlErrorMessage } from "../eval/yaml_message.ts";
+import { yamlLineOf } from "../eval/yaml_line.ts";
 import { suggest } from "../../selector/_text.ts";
 import { parseModuleRef } from "./_load_module.ts";
 import { resolveDatabasePath } from "../databases/registry.ts";
@@ -183,28 +174,7 @@ function configKeys(command: CommandLike): Map<string, { key: ConfigKey; option?
 }
 
 function locator(doc: Document, counter: LineCounter): ConfigSource["lineOf"] {
-  return (keys, key = false) => {
-    let node: unknown = doc.contents;
-    let at: YamlNode | undefined = node as YamlNode | undefined;
-    for (let i = 0; i < keys.length && node !== undefined; i++) {
-      const step = keys[i]!;
-      if (isSeq(node)) {
-        node = node.items[Number(step)];
-        at = node as YamlNode | undefined;
-      } else if (isMap(node)) {
-        const pair = node.items.find((p) =>
-          isPair(p) && isScalar(p.key) && String(p.key.value) === String(step)
-        );
-        if (pair === undefined) break;
-        at = (i === keys.length - 1 && key ? pair.key : pair.value ?? pair.key) as YamlNode;
-        node = pair.value;
-      } else {
-        break;
-      }
-    }
-    const offset = at?.range?.[0];
-    return offset === undefined ? undefined : counter.linePos(offset).line;
-  };
+  return (keys, key = false) => yamlLineOf(doc.contents, keys, counter, key);
 }
 
 /**

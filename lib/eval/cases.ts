@@ -7,8 +7,9 @@
  * @module
  */
 import { yamlErrorMessage } from "./yaml_message.ts";
-import { isMap, isPair, isScalar, isSeq, LineCounter, parseDocument, visit } from "yaml";
-import type { Document, Node as YamlNode } from "yaml";
+import { yamlLineOf } from "./yaml_line.ts";
+import { isSeq, LineCounter, parseDocument, visit } from "yaml";
+import type { Document } from "yaml";
 import { CasesFileError } from "../errors.ts";
 import { readTextFile } from "../read_text_file.ts";
 import { findJsonError } from "./_json_error.ts";
@@ -141,31 +142,10 @@ function buildCaseList(file: string, source: Source): TestCase[] {
   });
 }
 
-/** Finds the line of a key or value in a YAML (or JSON) document. */
+/** Finds the line of a key or value of a case in a YAML (or JSON) document. */
 function yamlLocator(doc: Document, counter: LineCounter): Source["lineOf"] {
-  return (index, path, key) => {
-    let node: unknown = isSeq(doc.contents) ? doc.contents.items[index] : undefined;
-    let at: YamlNode | undefined = node as YamlNode | undefined;
-    for (let i = 0; i < path.length && node !== undefined; i++) {
-      const step = path[i]!;
-      if (isSeq(node)) {
-        node = node.items[Number(step)];
-        at = node as YamlNode | undefined;
-      } else if (isMap(node)) {
-        const pair = node.items.find((p) =>
-          isPair(p) && isScalar(p.key) && String(p.key.value) === String(step)
-        );
-        if (pair === undefined) break;
-        const last = i === path.length - 1;
-        at = (last && key ? pair.key : pair.value ?? pair.key) as YamlNode;
-        node = pair.value;
-      } else {
-        break;
-      }
-    }
-    const offset = at?.range?.[0];
-    return offset === undefined ? undefined : counter.linePos(offset).line;
-  };
+  return (index, path, key) =>
+    yamlLineOf(isSeq(doc.contents) ? doc.contents.items[index] : undefined, path, counter, key);
 }
 
 /** Levels of [ and { a cases file may nest: far beyond any real case. */

@@ -387,7 +387,7 @@ describe("dbagenteval diff", () => {
     save("right_agent", "after.json");
     const r = run(["diff", "before.json", "after.json"]);
     assert.equal(r.code, 0, r.stderr);
-    assert.match(r.stdout, /\*\*0 regressions, 1 fix, 0 added, 0 removed\*\*/);
+    assert.match(r.stdout, /\*\*0 regressions, 1 fixes, 0 added, 0 removed\*\*/);
     assert.match(r.stdout, /- pears \(FAIL -> PASS\)/);
   });
 

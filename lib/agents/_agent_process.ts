@@ -73,6 +73,8 @@ export class AgentProcess {
   #waiter: LineWaiter | undefined;
   /** Why the worker cannot answer any more, once it cannot. */
   #dead: AgentError | undefined;
+  /** Why it is being killed, until its output has been read to the end. */
+  #killedFor: string | undefined;
   #closed: Promise<void>;
 
   /** Use {@link AgentProcess.start}. */
@@ -92,7 +94,7 @@ export class AgentProcess {
         if (exited) return;
         exited = true;
         const how = signal !== null ? `was killed by ${signal}` : `exited with code ${code}`;
-        this.#fail(`the agent ${how}`);
+        this.#fail(this.#killedFor ?? `the agent ${how}`);
         resolve();
       };
       // close comes after the output is read; exit may come without it when
@@ -139,7 +141,7 @@ export class AgentProcess {
 
   /** Whether it can take a request. */
   get alive(): boolean {
-    return this.#dead === undefined;
+    return this.#dead === undefined && this.#killedFor === undefined;
   }
 
   /**
@@ -214,22 +216,21 @@ export class AgentProcess {
   }
 
   #take(part: Buffer): void {
-    if (this.#dead !== undefined || part.length === 0) return;
+    if (this.#dead !== undefined || this.#killedFor !== undefined || part.length === 0) return;
     this.#bytes += part.length;
     if (this.#bytes > this.#options.maxLineBytes) {
       const max = this.#options.maxLineBytes;
       const size = max % (1024 * 1024) === 0 ? `${max / 1024 / 1024} MiB` : `${max} bytes`;
-      this.#fail(
+      void this.killFor(
         `the agent wrote a line longer than ${size}; a reply must be one line of JSON of at most ${size}`,
       );
-      this.kill();
       return;
     }
     this.#chunks.push(part);
   }
 
   #line(): void {
-    if (this.#dead !== undefined) return;
+    if (this.#dead !== undefined || this.#killedFor !== undefined) return;
     const line = Buffer.concat(this.#chunks).toString("utf8").replace(/\r$/, "");
     this.#chunks = [];
     this.#bytes = 0;
@@ -241,6 +242,29 @@ export class AgentProcess {
 
   /** Kills the worker's whole process group at once. */
   kill(): void {
+    this.#killGroup();
+    this.#fail("the agent was stopped");
+  }
+
+  /**
+   * Kills the worker because of what it did, and gives the error once its
+   * stdout and stderr have been read to the end, so that the stderr lines it
+   * wrote just before (`Traceback ...`) are in the message whichever pipe
+   * the system delivered first.
+   *
+   * @param why what the worker did
+   * @returns the error, with the worker's last stderr lines
+   */
+  async killFor(why: string): Promise<AgentError> {
+    if (this.#dead === undefined && this.#killedFor === undefined) {
+      this.#killedFor = why;
+      this.#killGroup();
+    }
+    await this.#closed;
+    return this.#dead ?? this.failure(why);
+  }
+
+  #killGroup(): void {
     const pid = this.#child.pid;
     if (pid === undefined) return;
     try {
@@ -249,7 +273,6 @@ export class AgentProcess {
     } catch {
       // Already gone.
     }
-    this.#fail("the agent was stopped");
   }
 
   /**

@@ -112,18 +112,21 @@ export async function commandAgent(options: CommandAgentOptions): Promise<Closab
       try {
         json = JSON.parse(line);
       } catch {
-        worker.kill(); // out of step: its next line may answer this request
-        throw worker.failure(
+        // Out of step: its next line may answer this request.
+        throw await worker.killFor(
           `the agent wrote a line that is not JSON: ${JSON.stringify(clip(line))}; ` +
             "write logs to stderr, and one reply line of JSON per request to stdout",
         );
       }
       const outOfStep = (json as { id?: unknown } | null)?.id !== request.id;
-      if (outOfStep) worker.kill(); // its next line may answer this request
       try {
-        return readReply(json, request.id);
+        const reply = readReply(json, request.id);
+        if (outOfStep) worker.kill(); // its next line may answer this request
+        return reply;
       } catch (error) {
-        throw error instanceof AgentError ? worker.failure(error.message) : error;
+        if (!(error instanceof AgentError)) throw error;
+        // Out of step: its next line may answer this request.
+        throw outOfStep ? await worker.killFor(error.message) : worker.failure(error.message);
       }
     } finally {
       pool.release(slot);

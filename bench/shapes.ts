@@ -7,19 +7,21 @@
  * median ratio ours/sqldiff, the peak RSS of each, and whether our counts are
  * the expected ones.
  *
- * Shapes (n = --rows, default 1M):
- * - rebuilt: keyless, n rows; after = before less one row then VACUUM (every
- *   rowid moves); expects 1 removed;
- * - keyless: keyless, n rows; 1% deleted and re-inserted elsewhere;
- * - wr: WITHOUT ROWID, 2-column TEXT key, n/2 rows, 1% updated;
- * - blobpk: BLOB PRIMARY KEY (rowid table), n/5 rows, 1% updated;
- * - realpk: REAL PRIMARY KEY, n/5 rows, 1% updated;
- * - blobs: --blobs rows (default 100) of 2 MB BLOBs, every BLOB changed;
- * - wide: --cols columns (default 1000) x 20k rows, 1% of cells changed;
+ * Shapes, at the sizes issue 20 names (every size times --scale, default 1):
+ * - rebuilt20m / rebuilt5m: keyless, 20M / 5M rows; after = before less one
+ *   row then VACUUM (every rowid moves); expects 1 removed;
+ * - keyless: keyless, 5M rows; 1% deleted and re-inserted elsewhere;
+ * - wr: WITHOUT ROWID, 2-column TEXT key, 2M rows, 1% updated;
+ * - blobpk: BLOB PRIMARY KEY (rowid table), 1M rows, 1% updated;
+ * - realpk: REAL PRIMARY KEY, 1M rows, 1% updated;
+ * - blobs: 500 rows of 2 MB BLOBs, every BLOB changed;
+ * - wide: 995 columns x 20k rows, 1% of cells changed (sqldiff stops at
+ *   1,000 columns);
+ * - wide2000: 2,000 columns x 20k rows, the same change (ours only);
  * - tables: 5,000 small tables, one changed, diffed with --table t01562.
  *
- * Usage: deno run -A bench/shapes.ts [--rows N] [--reps N] [--only a,b] [--bun] [--bin PATH]...
- *   [--blobs N] [--cols N] [--keep-data]
+ * Usage: deno run -A bench/shapes.ts [--scale F] [--reps N] [--only a,b] [--bun] [--bin PATH]...
+ *   [--keep-data]
  *
  * @module
  */
@@ -34,10 +36,9 @@ const arg = (name: string): string | undefined => {
   const i = process.argv.indexOf(name);
   return i < 0 ? undefined : process.argv[i + 1];
 };
-const N = Number(arg("--rows") ?? 1_000_000);
+const scale = Number(arg("--scale") ?? 1);
+const size = (n: number): number => Math.max(1, Math.round(n * scale));
 const reps = Number(arg("--reps") ?? 3);
-const blobs = Number(arg("--blobs") ?? 100);
-const cols = Number(arg("--cols") ?? 1000);
 const only = arg("--only")?.split(",");
 
 function sqlite(file: string, sql: string): void {
@@ -55,6 +56,8 @@ const rows = (n: number): string =>
 
 interface Shape {
   readonly name: string;
+  /** Rows (tables for `tables`), for the data file's name. */
+  readonly size: number;
   readonly make: string;
   readonly change: string;
   /** Expected total counts over all tables. */
@@ -62,21 +65,47 @@ interface Shape {
   /** sqldiff pairs by rowid unless told --primarykey. */
   readonly primaryKey: boolean;
   readonly extra?: readonly string[];
+  /** Whether sqldiff can diff it (false: ours only, no ratio). */
+  readonly sqldiff?: boolean;
 }
 
-const wideCols = Array.from({ length: cols }, (_, i) => `c${i}`);
-const shapes: Shape[] = [
-  {
-    name: "rebuilt",
-    make: `CREATE TABLE t(a INTEGER, b TEXT, c REAL); ${rows(N)}
+function rebuilt(name: string, n: number): Shape {
+  return {
+    name,
+    size: n,
+    make: `CREATE TABLE t(a INTEGER, b TEXT, c REAL); ${rows(n)}
       INSERT INTO t SELECT i % 1000, printf('row %09d', i), i / 7.0 FROM s;`,
-    change: `DELETE FROM t WHERE rowid = ${Math.floor(N / 2)}; VACUUM;`,
+    change: `DELETE FROM t WHERE rowid = ${Math.floor(n / 2)}; VACUUM;`,
     expect: { added: 0, removed: 1, changed: 0 },
     primaryKey: false,
-  },
+  };
+}
+
+function wide(name: string, cols: number, n: number, sqldiff: boolean): Shape {
+  const names = Array.from({ length: cols }, (_, i) => `c${i}`);
+  return {
+    name,
+    size: n,
+    make: `CREATE TABLE t(id INTEGER PRIMARY KEY, ${names.join(", ")}); ${rows(n)}
+      INSERT INTO t SELECT i, ${names.map((_, j) => `i + ${j}`).join(", ")} FROM s;`,
+    // 1% of cells: each row has cols/100 cells changed, in every row.
+    change: `UPDATE t SET ${
+      names.filter((_, j) => j % 100 === 0).map((c) => `${c} = -${c}`).join(", ")
+    };`,
+    expect: { added: 0, removed: 0, changed: n },
+    primaryKey: false,
+    sqldiff,
+  };
+}
+
+const N1M = size(1_000_000);
+const shapes: Shape[] = [
+  rebuilt("rebuilt20m", size(20_000_000)),
+  rebuilt("rebuilt5m", size(5_000_000)),
   {
     name: "keyless",
-    make: `CREATE TABLE t(a INTEGER, b TEXT, c REAL); ${rows(N)}
+    size: size(5_000_000),
+    make: `CREATE TABLE t(a INTEGER, b TEXT, c REAL); ${rows(size(5_000_000))}
       INSERT INTO t SELECT i % 1000, printf('row %09d', i), i / 7.0 FROM s;`,
     change: `CREATE TEMP TABLE m AS SELECT a, b, c FROM t WHERE rowid % 100 = 0;
       DELETE FROM t WHERE rowid % 100 = 0; INSERT INTO t SELECT * FROM m;`,
@@ -85,50 +114,46 @@ const shapes: Shape[] = [
   },
   {
     name: "wr",
+    size: size(2_000_000),
     make: `CREATE TABLE t(k1 TEXT, k2 TEXT, v INTEGER, w TEXT, PRIMARY KEY(k1, k2)) WITHOUT ROWID;
-      ${rows(N / 2)} INSERT INTO t SELECT printf('k%07d', i / 10), printf('sub-%d', i % 10), i,
-      printf('value %d', i) FROM s;`,
+      ${rows(size(2_000_000))} INSERT INTO t SELECT printf('k%07d', i / 10),
+      printf('sub-%d', i % 10), i, printf('value %d', i) FROM s;`,
     change: `UPDATE t SET v = v + 1 WHERE v % 100 = 0;`,
-    expect: { added: 0, removed: 0, changed: N / 200 },
+    expect: { added: 0, removed: 0, changed: Math.floor(size(2_000_000) / 100) },
     primaryKey: true,
   },
   {
     name: "blobpk",
-    make: `CREATE TABLE t(k BLOB PRIMARY KEY, v INTEGER); ${rows(N / 5)}
+    size: N1M,
+    make: `CREATE TABLE t(k BLOB PRIMARY KEY, v INTEGER); ${rows(N1M)}
       INSERT INTO t SELECT cast(printf('key-%09d', i) AS BLOB), i FROM s;`,
     change: `UPDATE t SET v = v + 1 WHERE v % 100 = 0;`,
-    expect: { added: 0, removed: 0, changed: N / 500 },
+    expect: { added: 0, removed: 0, changed: Math.floor(N1M / 100) },
     primaryKey: true,
   },
   {
     name: "realpk",
-    make: `CREATE TABLE t(k REAL PRIMARY KEY, v INTEGER); ${rows(N / 5)}
+    size: N1M,
+    make: `CREATE TABLE t(k REAL PRIMARY KEY, v INTEGER); ${rows(N1M)}
       INSERT INTO t SELECT i + 0.5, i FROM s;`,
     change: `UPDATE t SET v = v + 1 WHERE v % 100 = 0;`,
-    expect: { added: 0, removed: 0, changed: N / 500 },
+    expect: { added: 0, removed: 0, changed: Math.floor(N1M / 100) },
     primaryKey: true,
   },
   {
     name: "blobs",
-    make: `CREATE TABLE t(id INTEGER PRIMARY KEY, b BLOB); ${rows(blobs)}
+    size: size(500),
+    make: `CREATE TABLE t(id INTEGER PRIMARY KEY, b BLOB); ${rows(size(500))}
       INSERT INTO t SELECT i, randomblob(2000000) FROM s;`,
     change: `UPDATE t SET b = randomblob(2000000);`,
-    expect: { added: 0, removed: 0, changed: blobs },
+    expect: { added: 0, removed: 0, changed: size(500) },
     primaryKey: false,
   },
-  {
-    name: "wide",
-    make: `CREATE TABLE t(id INTEGER PRIMARY KEY, ${wideCols.join(", ")}); ${rows(20_000)}
-      INSERT INTO t SELECT i, ${wideCols.map((_, j) => `i + ${j}`).join(", ")} FROM s;`,
-    // 1% of cells: each row has cols/100 cells changed, in every row.
-    change: `UPDATE t SET ${
-      wideCols.filter((_, j) => j % 100 === 0).map((c) => `${c} = -${c}`).join(", ")
-    };`,
-    expect: { added: 0, removed: 0, changed: 20_000 },
-    primaryKey: false,
-  },
+  wide("wide", 995, size(20_000), true),
+  wide("wide2000", 2000, size(20_000), false),
   {
     name: "tables",
+    size: 5000,
     make: Array.from({ length: 5000 }, (_, i) => {
       const t = `t${String(i).padStart(5, "0")}`;
       return `CREATE TABLE ${t}(id INTEGER PRIMARY KEY, v TEXT); INSERT INTO ${t} VALUES (1, 'a'), (2, 'b');`;
@@ -195,11 +220,11 @@ const ourCommands: [string, string[]][] = [
   ...bins.map((b): [string, string[]] => [b, [path.resolve(b)]]),
 ];
 fs.mkdirSync(DATA, { recursive: true });
-console.log(`rows=${N} blobs=${blobs} cols=${cols} reps=${reps}`);
+console.log(`scale=${scale} reps=${reps}`);
 for (const shape of shapes) {
   if (only !== undefined && !only.includes(shape.name)) continue;
-  const before = path.join(DATA, `${shape.name}_${N}_before.db`);
-  const after = path.join(DATA, `${shape.name}_${N}_after.db`);
+  const before = path.join(DATA, `${shape.name}_${shape.size}_before.db`);
+  const after = path.join(DATA, `${shape.name}_${shape.size}_after.db`);
   if (!fs.existsSync(after)) {
     fs.rmSync(before, { force: true });
     const t0 = performance.now();
@@ -211,16 +236,16 @@ for (const shape of shapes) {
   const json = path.join(DATA, `${shape.name}.json`);
   const theirs: Run[] = [];
   const ours = ourCommands.map((): { runs: Run[]; ratios: number[] } => ({ runs: [], ratios: [] }));
+  const wrong: string[] = [];
   let counts: Counts | null = null;
+  const withSqldiff = shape.sqldiff ?? true;
   const pk = shape.primaryKey ? "--primarykey " : "";
   const table = shape.extra ? `--table ${shape.extra[1]} ` : "";
   for (let i = 0; i < reps; i++) {
-    const s = timed([
-      "sh",
-      "-c",
-      `/usr/bin/sqldiff ${pk}${table}"${before}" "${after}" > /dev/null`,
-    ]);
-    theirs.push(s);
+    const s = withSqldiff
+      ? timed(["sh", "-c", `/usr/bin/sqldiff ${pk}${table}"${before}" "${after}" > /dev/null`])
+      : null;
+    if (s !== null) theirs.push(s);
     ourCommands.forEach(([, cmd], k) => {
       const o = timed([
         ...cmd,
@@ -232,24 +257,28 @@ for (const shape of shapes) {
         "--json",
         json,
       ]);
-      counts ??= countsOf(json);
+      counts = countsOf(json);
+      if (JSON.stringify(counts) !== JSON.stringify(shape.expect)) {
+        wrong.push(`${ourCommands[k]![0]}: ${JSON.stringify(counts)}`);
+      }
       ours[k]!.runs.push(o);
-      ours[k]!.ratios.push(o.seconds / s.seconds);
+      if (s !== null) ours[k]!.ratios.push(o.seconds / s.seconds);
     });
   }
   fs.rmSync(json, { force: true });
   const mb = (runs: Run[]): string => (Math.max(...runs.map((r) => r.maxRssKb)) / 1024).toFixed(0);
-  const right = JSON.stringify(counts) === JSON.stringify(shape.expect);
+  const verdict = wrong.length === 0 ? "right" : `WRONG (${wrong.join("; ")})`;
+  const anchor = withSqldiff
+    ? `sqldiff ${pk}${median(theirs.map((r) => r.seconds)).toFixed(2)} s, peak RSS ${mb(theirs)} MB`
+    : "sqldiff cannot diff it";
   console.log(
-    `${shape.name}: sqldiff ${pk}${median(theirs.map((r) => r.seconds)).toFixed(2)} s, peak RSS ${
-      mb(theirs)
-    } MB; counts ${JSON.stringify(counts)} ${right ? "right" : "WRONG"}`,
+    `${shape.name} (${shape.size}): ${anchor}; counts ${JSON.stringify(counts)} ${verdict}`,
   );
   ourCommands.forEach(([label], k) => {
     const { runs, ratios } = ours[k]!;
     console.log(
       `  ${label}: ${median(runs.map((r) => r.seconds)).toFixed(2)} s, median ratio ${
-        median(ratios).toFixed(2)
+        ratios.length > 0 ? median(ratios).toFixed(2) : "-"
       }, peak RSS ${mb(runs)} MB`,
     );
   });

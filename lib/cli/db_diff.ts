@@ -116,7 +116,10 @@ export async function dbDiffCommand(
     folders
       ? diffFilesystemDatabases(a ? before : {}, b ? after : {}, { ...o, ...pattern })
       : diffSqliteDatabases(before, after, o);
-  if (options.table !== undefined) await checkTables(options.table, run);
+  const streams = options.sql !== undefined || options.changeset !== undefined;
+  // Streamed outputs are refused before they start; the others once the
+  // diff (which reads only the named tables' schemas) shows what it found.
+  if (options.table !== undefined && streams) await checkTables(options.table, run);
   if (options.rowid === true && options.primaryKey === true) {
     throw new UsageError("--rowid and --primary-key choose how rows pair; pass one of them");
   }
@@ -148,6 +151,7 @@ export async function dbDiffCommand(
   } else {
     diff = await diffSqliteDatabases(before, after, diffOptions);
   }
+  if (options.table !== undefined) await checkTables(options.table, run, diff);
   if (options.json !== undefined) {
     const text = `${diffToJson(diff)}\n`;
     if (options.json === "-") process.stdout.write(text);
@@ -175,11 +179,24 @@ export async function dbDiffCommand(
 async function checkTables(
   wanted: readonly string[],
   run: (o: DiffOptions) => Promise<DatabaseDiff>,
+  done?: DatabaseDiff,
 ): Promise<void> {
-  const all = await run({ includeData: false, includeSchema: true, maxRows: 0 });
-  const names = [
-    ...new Set(all.databases.flatMap((d) => [...d.tables, ...d.skipped].map((t) => t.name))),
+  const namesIn = (diff: DatabaseDiff): string[] => [
+    ...new Set(diff.databases.flatMap((d) => [...d.tables, ...d.skipped].map((t) => t.name))),
   ];
+  const namesOf = async (tables?: readonly string[]): Promise<string[]> =>
+    namesIn(
+      await run({
+        includeData: false,
+        includeSchema: true,
+        maxRows: 0,
+        ...(tables === undefined ? {} : { tables }),
+      }),
+    );
+  // Only the named tables' schemas are read; every name only when one is missing.
+  const found = new Set((done === undefined ? await namesOf(wanted) : namesIn(done)).map(foldName));
+  if (wanted.every((name) => found.has(foldName(name)))) return;
+  const names = await namesOf();
   const folded = new Set(names.map(foldName));
   for (const name of wanted) {
     if (folded.has(foldName(name))) continue;

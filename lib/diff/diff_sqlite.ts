@@ -148,18 +148,10 @@ export async function diffDatabasePair(pair: DatabasePair): Promise<DatabaseChan
   }
   let db: Database | null = null;
   try {
-    if (after !== null && before !== null) {
-      // Open the after file alone first so that its errors name it.
-      (await openDatabase(after)).close();
-    }
     db = await openDatabase((before ?? after)!);
     let afterSchema = "main";
     if (before !== null && after !== null) {
-      checkSqliteFile(after);
-      const attach = db.prepare(`ATTACH ? AS ${AFTER}`);
-      attach.bind([after]);
-      attach.step();
-      attach.finalize();
+      await attachAfter(db, after);
       afterSchema = AFTER;
     }
     // The WASM build's default page cache is 16 MiB per schema; the
@@ -170,10 +162,13 @@ export async function diffDatabasePair(pair: DatabasePair): Promise<DatabaseChan
         afterSchema === AFTER ? `; PRAGMA ${AFTER}.cache_size=-2000` : ""
       }`,
     );
-    const pairByRowid = settings.pair_by === "rowid";
+    const read = {
+      pairByRowid: settings.pair_by === "rowid",
+      tables: settings.tables,
+    };
     const sides = {
-      before: before === null ? null : readSchema(db, "main", { pairByRowid }),
-      after: after === null ? null : readSchema(db, afterSchema, { pairByRowid }),
+      before: before === null ? null : readSchema(db, "main", read),
+      after: after === null ? null : readSchema(db, afterSchema, read),
     };
     scan = scanning === null ? null : await scanning;
     const plan = scan === null
@@ -210,6 +205,29 @@ export async function diffDatabasePair(pair: DatabasePair): Promise<DatabaseChan
     db?.close();
     // A scan still running when opening failed is finished, then closed.
     (scan ?? (await scanning))?.close();
+  }
+}
+
+/**
+ * Attaches the after file to `db` and reads its schema once. When that
+ * fails, the file is opened alone, so that the error names it (a damaged
+ * page, a hot journal); opening it alone first every time would parse a
+ * schema of thousands of tables twice.
+ */
+async function attachAfter(db: Database, after: string): Promise<void> {
+  checkSqliteFile(after);
+  try {
+    const attach = db.prepare(`ATTACH ? AS ${AFTER}`);
+    try {
+      attach.bind([after]);
+      attach.step();
+    } finally {
+      attach.finalize();
+    }
+    db.query(`SELECT count(*) FROM ${AFTER}.sqlite_schema`);
+  } catch (e) {
+    (await openDatabase(after)).close();
+    throw e;
   }
 }
 

@@ -299,14 +299,21 @@ function plan(scan: PageScan, sides: { before: SideSchema; after: SideSchema }):
     const { dirty } = scan;
     for (const [side, reader] of [[sides.before, ra], [sides.after, rb]] as const) {
       walk(reader, 1, { owned });
+      const walked = new Set<number>();
       for (const t of side.tables.values()) {
         if (t.rootPage <= 0) continue;
+        walked.add(t.rootPage);
         // The after side of a clean tree is the same pages, owned already.
         if (side === sides.after && cleanTree(t.name)) continue;
         const touched = walk(reader, t.rootPage, { owned, dirty });
         if (side === sides.before && !touched) clean.add(t.name);
       }
-      for (const o of side.objects) if (o.rootPage > 0) walk(reader, o.rootPage, { owned });
+      // Every other b-tree: indexes (automatic ones too) and the tables a
+      // --table filter left out, so that their changed pages are not taken
+      // for overflow pages.
+      for (const root of side.roots) {
+        if (root > 1 && !walked.has(root)) walk(reader, root, { owned });
+      }
       markFreelist(reader, owned);
     }
     for (let p = 2; p < n; p++) if (dirty[p] === 1 && owned[p] === 0) return null;

@@ -52,6 +52,24 @@ export interface ObjectSchema {
 export interface SideSchema {
   readonly tables: ReadonlyMap<string, TableSchema>;
   readonly objects: readonly ObjectSchema[];
+  /**
+   * The root page of every b-tree in the file, read or not (tables left out
+   * by a filter, the automatic indexes of UNIQUE and PRIMARY KEY): the page
+   * comparison needs to know which pages belong to some b-tree.
+   */
+  readonly roots: readonly number[];
+}
+
+/** How {@link readSchema} reads a side. */
+export interface ReadSchemaOptions {
+  /** Rows of tables without an INTEGER key pair by rowid (`--rowid`). */
+  readonly pairByRowid?: boolean;
+  /**
+   * Only tables this accepts (and their indexes, views and triggers) are
+   * read; default every table. With thousands of tables and `--table`, only
+   * the named ones cost anything.
+   */
+  readonly tables?: readonly string[] | null;
 }
 
 /**
@@ -64,17 +82,27 @@ export interface SideSchema {
 export function readSchema(
   db: Database,
   schema: string,
-  options: { readonly pairByRowid?: boolean } = {},
+  options: ReadSchemaOptions = {},
 ): SideSchema {
-  const rows = db.query(
-    `SELECT type, name, tbl_name, sql, rootpage FROM ${ident(schema)}.sqlite_schema
-     ORDER BY name`,
+  const keep = options.tables ?? null;
+  const from = `${ident(schema)}.sqlite_schema`;
+  // Names compare as SQLite's do, ASCII case folded (lower() folds ASCII only).
+  const only = keep === null
+    ? ""
+    : ` WHERE lower(tbl_name) IN (${keep.map((n) => stringLiteral(foldName(n))).join(", ")})`;
+  const kept = db.query(
+    `SELECT type, name, tbl_name, sql, rootpage FROM ${from}${only} ORDER BY name`,
   );
-  const columns = readColumns(db, schema);
-  const pkIndexed = readPkIndexed(db, schema);
+  const roots = (keep === null ? kept : db.query(`SELECT rootpage FROM ${from}`))
+    .map((r) => Number(r["rootpage"] ?? 0)).filter((p) => p > 0);
+  const names = keep === null
+    ? null
+    : kept.filter((r) => r["type"] === "table").map((r) => String(r["name"]));
+  const columns = readColumns(db, schema, names);
+  const pkIndexed = readPkIndexed(db, schema, names);
   const tables = new Map<string, TableSchema>();
   const objects: ObjectSchema[] = [];
-  for (const row of rows) {
+  for (const row of kept) {
     const type = String(row["type"]);
     const name = String(row["name"]);
     const sql = row["sql"] === null ? "" : String(row["sql"]);
@@ -97,7 +125,7 @@ export function readSchema(
       objects.push({ type, name, table: String(row["tbl_name"]), sql, rootPage });
     }
   }
-  return { tables, objects };
+  return { tables, objects, roots };
 }
 
 /**
@@ -105,7 +133,23 @@ export function readSchema(
  * 200 (the WHERE on type is checked before the pragma runs, so views are
  * never resolved).
  */
-function readColumns(db: Database, schema: string): Map<string, ColumnInfo[]> {
+function readColumns(
+  db: Database,
+  schema: string,
+  only: readonly string[] | null,
+): Map<string, ColumnInfo[]> {
+  if (only !== null) {
+    // A few named tables: one query each, never a pass over every table.
+    const out = new Map<string, ColumnInfo[]>();
+    for (const name of only) {
+      try {
+        for (const [k, v] of readColumnsOf(db, schema, name)) out.set(k, v);
+      } catch (e) {
+        if (!/no such module/.test(e instanceof Error ? e.message : "")) throw e;
+      }
+    }
+    return out;
+  }
   try {
     return readColumnsOf(db, schema, "");
   } catch (e) {
@@ -163,12 +207,18 @@ function readColumnsOf(db: Database, schema: string, only: string): Map<string, 
  * PRIMARY KEY DESC looks like an alias in `table_xinfo` but is an ordinary
  * column with an index, whose values are not the rowids.
  */
-function readPkIndexed(db: Database, schema: string): Set<string> {
+function readPkIndexed(
+  db: Database,
+  schema: string,
+  only: readonly string[] | null,
+): Set<string> {
   const out = new Set<string>();
+  if (only !== null && only.length === 0) return out;
+  const names = only === null ? "" : ` AND s.name IN (${only.map(stringLiteral).join(", ")})`;
   const stmt = db.prepare(
     `SELECT DISTINCT s.name FROM ${ident(schema)}.sqlite_schema AS s
      JOIN pragma_index_list(s.name, ${stringLiteral(schema)}) AS i
-     WHERE s.type = 'table' AND i.origin = 'pk'`,
+     WHERE s.type = 'table' AND i.origin = 'pk'${names}`,
   );
   try {
     while (stmt.step()) out.add(String(stmt.value(0)));

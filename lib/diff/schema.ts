@@ -284,3 +284,8 @@ function tableSchema(
 export function normalizeSql(sql: string | null): string | null {
   return sql === null ? null : sql.replace(/\s+/g, " ").trim();
 }
+
+/** The columns a row of `t` is read with (virtual-table hidden columns left out). */
+export function dataColumns(t: TableSchema): string[] {
+  return t.columns.filter((c) => c.hidden !== 1).map((c) => c.name);
+}

@@ -1,0 +1,193 @@
+/**
+ * The keyed comparison: rows pair by their key (see table_data.ts for how
+ * values are compared, columns only one side has, and NULL keys).
+ *
+ * @module
+ */
+import type { Database } from "../sqlite/database.ts";
+import type { SqliteRow, SqliteValue } from "../sqlite/value.ts";
+import { emptyRow, sameValue } from "../sqlite/value.ts";
+import { prepareSelect, type RowSource } from "./_wide_select.ts";
+import type { KeptRows } from "./_kept_rows.ts";
+import { forRanges, objectOf, pick } from "./_row_reading.ts";
+import { multiset } from "./_multiset.ts";
+import { balanced, foldName, ident, sqlLiteral } from "./_sql.ts";
+import { dataColumns, type TableSchema } from "./schema.ts";
+import type { TableData, TableDataInput, TableSide } from "./table_data.ts";
+import type { ColumnInfo } from "./types.ts";
+
+const DEFAULT_TABLE = "temp.dbagenteval_default";
+
+/**
+ * The value a row holds in `column` when it was never written: its DEFAULT
+ * with the column's affinity applied, as SQLite stores it (evaluated by
+ * inserting a row into a temporary one-column table), or NULL.
+ */
+function defaultValue(db: Database, column: ColumnInfo): SqliteValue {
+  if (column.default === null) return null;
+  try {
+    db.exec(`DROP TABLE IF EXISTS ${DEFAULT_TABLE}`);
+    db.exec(`CREATE TABLE ${DEFAULT_TABLE}(v ${column.type} DEFAULT ${column.default})`);
+    db.exec(`INSERT INTO ${DEFAULT_TABLE} DEFAULT VALUES`);
+    return db.query(`SELECT v FROM ${DEFAULT_TABLE}`)[0]?.["v"] ?? null;
+  } catch {
+    // A default SQLite accepted in the table but not here (a type name it
+    // cannot parse alone): compare with NULL.
+    return null;
+  } finally {
+    db.exec(`DROP TABLE IF EXISTS ${DEFAULT_TABLE}`);
+  }
+}
+
+/** A column only one side has, whose values count for paired rows. */
+interface OneSideColumn {
+  readonly name: string;
+  /** The column's default, as stored. */
+  readonly dflt: SqliteValue;
+}
+
+function oneSideColumns(db: Database, t: TableSchema, other: TableSchema): OneSideColumn[] {
+  const there = new Set(dataColumns(other).map(foldName));
+  // Generated columns (hidden 2 and 3) hold no written values.
+  return t.columns.filter((c) => c.hidden === 0 && !there.has(foldName(c.name)))
+    .map((c) => ({ name: c.name, dflt: defaultValue(db, c) }));
+}
+
+/** Whether a key column can hold NULL: a rowid table's non-INTEGER primary key without NOT NULL. */
+function keyMayBeNull(t: TableSchema): boolean {
+  return t.keyKind === "primary_key" && !t.withoutRowid && t.name !== "sqlite_sequence" &&
+    t.columns.some((c) => c.primary_key > 0 && !c.not_null);
+}
+
+/**
+ * Compares a table whose two sides share their key columns: see table_data.ts.
+ *
+ * @param input the connection, the row cap and rowid ranges
+ * @param before the before side
+ * @param after the after side
+ * @param rows where row changes go
+ * @returns the key used, the compared columns and the row changes
+ */
+export function keyed(
+  input: TableDataInput,
+  before: TableSide,
+  after: TableSide,
+  rows: KeptRows,
+): TableData {
+  const { db, ranges } = input;
+  const key = before.table.key;
+  const afterKey = after.table.key;
+  const aCols = dataColumns(before.table);
+  const bCols = dataColumns(after.table);
+  const bByFold = new Map(bCols.map((c) => [foldName(c), c]));
+  const common = aCols.filter((c) => bByFold.has(foldName(c)));
+  const afterOf = (c: string): string => bByFold.get(foldName(c))!;
+  // Rowids pair only with the same integer. Any other key can pair values
+  // that are not the same to IS: 'a' with 'A' under a NOCASE key, '1' with 1
+  // once the key's type changed. Such a key change is a changed row.
+  const rowids = before.table.keyKind === "rowid" && after.table.keyKind === "rowid";
+  const keyFolded = new Set(key.map(foldName));
+  const values = rowids ? common.filter((c) => !keyFolded.has(foldName(c))) : common;
+  const onlyA = oneSideColumns(db, before.table, after.table);
+  const onlyB = oneSideColumns(db, after.table, before.table);
+  // Paired by rowid (pairBy): the key is the hidden rowid, read after the columns.
+  const hiddenKey = !aCols.some((c) => foldName(c) === foldName(key[0]!));
+  const keyOf = (
+    row: SqliteRow,
+    stmt: RowSource,
+    at: number,
+    names: readonly string[],
+  ): SqliteRow => {
+    if (!hiddenKey) return pick(row, names);
+    const out = emptyRow();
+    out[names[0]!] = stmt.value(at);
+    return out;
+  };
+  const A = `${ident(before.schema)}.${ident(before.table.name)}`;
+  const B = `${ident(after.schema)}.${ident(after.table.name)}`;
+  const nullable = keyMayBeNull(before.table) || keyMayBeNull(after.table);
+  if (nullable) {
+    const isNull = (alias: string, names: readonly string[]): string =>
+      names.map((k) => `${alias}.${ident(k)} IS NULL`).join(" OR ");
+    multiset(input, {
+      before,
+      after,
+      cols: common,
+      keyOf: (row) => pick(row, key),
+      nullKeys: { a: isNull("A", key), b: isNull("B", afterKey) },
+    }, rows);
+  }
+  const notNull = (alias: string, names: readonly string[]): string =>
+    nullable ? names.map((k) => `${alias}.${ident(k)} IS NOT NULL AND `).join("") : "";
+  const on = key.map((k, i) => `B.${ident(afterKey[i]!)} = A.${ident(k)}`).join(" AND ");
+  const differences = [
+    ...values.map((c) => `+A.${ident(c)} IS NOT +B.${ident(afterOf(c))} COLLATE BINARY`),
+    ...onlyA.map((c) =>
+      `(A.${ident(c.name)} IS NOT NULL AND +A.${ident(c.name)} IS NOT ${
+        sqlLiteral(c.dflt)
+      } COLLATE BINARY)`
+    ),
+    ...onlyB.map((c) => `+B.${ident(c.name)} IS NOT ${sqlLiteral(c.dflt)} COLLATE BINARY`),
+  ];
+  const differs = differences.length === 0 ? "" : ` OR ${balanced("OR", differences)}`;
+  // Ranges apply only to a rowid-keyed table (the key is the rowid).
+  const useRanges = ranges !== null && rowids ? ranges : null;
+  const rangeA = useRanges === null ? "" : `A.${ident(key[0]!)} BETWEEN ? AND ? AND `;
+  const rangeB = useRanges === null ? "" : `B.${ident(afterKey[0]!)} BETWEEN ? AND ? AND `;
+  const orderA = key.map((k) => `A.${ident(k)}`).join(", ");
+  const orderB = afterKey.map((k) => `B.${ident(k)}`).join(", ");
+
+  const removedOrChanged = prepareSelect(
+    db,
+    [
+      `B.${ident(afterKey[0]!)} IS NULL`,
+      ...aCols.map((c) => `A.${ident(c)}`),
+      ...bCols.map((c) => `B.${ident(c)}`),
+      ...(hiddenKey ? [`A.${ident(key[0]!)}`] : []),
+    ],
+    `FROM ${A} AS A LEFT JOIN ${B} AS B ON ${on}
+     WHERE ${rangeA}${notNull("A", key)}(B.${ident(afterKey[0]!)} IS NULL${differs})
+     ORDER BY ${orderA}`,
+  );
+  forRanges(removedOrChanged, useRanges, () => {
+    if (removedOrChanged.value(0) === 1) {
+      rows.add("removed", () => {
+        const row = objectOf(removedOrChanged, aCols, 1);
+        return { key: keyOf(row, removedOrChanged, 1 + aCols.length + bCols.length, key), row };
+      });
+      return;
+    }
+    rows.add("changed", () => {
+      const beforeRow = objectOf(removedOrChanged, aCols, 1);
+      const afterRow = objectOf(removedOrChanged, bCols, 1 + aCols.length);
+      const changed = [
+        ...common.filter((c) => !sameValue(beforeRow[c]!, afterRow[afterOf(c)]!)),
+        ...onlyA.filter((c) => beforeRow[c.name] !== null && !sameValue(beforeRow[c.name]!, c.dflt))
+          .map((c) => c.name),
+        ...onlyB.filter((c) => !sameValue(afterRow[c.name]!, c.dflt)).map((c) => c.name),
+      ];
+      return {
+        key: keyOf(beforeRow, removedOrChanged, 1 + aCols.length + bCols.length, key),
+        before: beforeRow,
+        after: afterRow,
+        changed_columns: changed,
+      };
+    });
+  });
+
+  const onRev = key.map((k, i) => `A.${ident(k)} = B.${ident(afterKey[i]!)}`).join(" AND ");
+  const added = prepareSelect(
+    db,
+    [...bCols.map((c) => `B.${ident(c)}`), ...(hiddenKey ? [`B.${ident(afterKey[0]!)}`] : [])],
+    `FROM ${B} AS B
+     WHERE ${rangeB}${notNull("B", afterKey)}NOT EXISTS (SELECT 1 FROM ${A} AS A WHERE ${onRev})
+     ORDER BY ${orderB}`,
+  );
+  forRanges(added, useRanges, () => {
+    rows.add("added", () => {
+      const row = objectOf(added, bCols, 0);
+      return { key: keyOf(row, added, bCols.length, afterKey), row };
+    });
+  });
+  return { key, keyKind: before.table.keyKind, comparedColumns: common, rows };
+}

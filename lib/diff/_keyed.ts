@@ -9,8 +9,8 @@ import type { SqliteRow, SqliteValue } from "../sqlite/value.ts";
 import { emptyRow, sameValue } from "../sqlite/value.ts";
 import { prepareSelect, type RowSource } from "./_wide_select.ts";
 import type { KeptRows } from "./_kept_rows.ts";
-import { forRanges, objectOf, pick } from "./_row_reading.ts";
-import { multiset } from "./_multiset.ts";
+import { fillRanges, forRanges, inRanges, objectOf, pick } from "./_row_reading.ts";
+import { multiset, RESIDUE_A, RESIDUE_B } from "./_multiset.ts";
 import { balanced, foldName, ident, sqlLiteral } from "./_sql.ts";
 import { dataColumns, type TableSchema } from "./schema.ts";
 import type { TableData, TableDataInput, TableSide } from "./table_data.ts";
@@ -132,6 +132,17 @@ export function keyed(
   const differs = differences.length === 0 ? "" : ` OR ${balanced("OR", differences)}`;
   // Ranges apply only to a rowid-keyed table (the key is the rowid).
   const useRanges = ranges !== null && rowids ? ranges : null;
+  // Other keys on rowid tables: the cell residue of each side, in temporary
+  // tables, and the output sorted into key order (it holds changes only).
+  const aRowid = before.table.rowidName;
+  const bRowid = after.table.rowidName;
+  const cells = !rowids && aRowid !== null && bRowid !== null ? input.residue ?? null : null;
+  if (cells !== null) {
+    fillRanges(db, RESIDUE_A, cells.before);
+    fillRanges(db, RESIDUE_B, cells.after);
+  }
+  const fromA = cells === null ? `${A} AS A` : inRanges(RESIDUE_A, A, "A", aRowid!);
+  const fromB = cells === null ? `${B} AS B` : inRanges(RESIDUE_B, B, "B", bRowid!);
   const rangeA = useRanges === null ? "" : `A.${ident(key[0]!)} BETWEEN ? AND ? AND `;
   const rangeB = useRanges === null ? "" : `B.${ident(afterKey[0]!)} BETWEEN ? AND ? AND `;
   const orderA = key.map((k) => `A.${ident(k)}`).join(", ");
@@ -145,7 +156,7 @@ export function keyed(
       ...bCols.map((c) => `B.${ident(c)}`),
       ...(hiddenKey ? [`A.${ident(key[0]!)}`] : []),
     ],
-    `FROM ${A} AS A LEFT JOIN ${B} AS B ON ${on}
+    `FROM ${fromA} LEFT JOIN ${B} AS B ON ${on}
      WHERE ${rangeA}${notNull("A", key)}(B.${ident(afterKey[0]!)} IS NULL${differs})
      ORDER BY ${orderA}`,
   );
@@ -179,7 +190,7 @@ export function keyed(
   const added = prepareSelect(
     db,
     [...bCols.map((c) => `B.${ident(c)}`), ...(hiddenKey ? [`B.${ident(afterKey[0]!)}`] : [])],
-    `FROM ${B} AS B
+    `FROM ${fromB}
      WHERE ${rangeB}${notNull("B", afterKey)}NOT EXISTS (SELECT 1 FROM ${A} AS A WHERE ${onRev})
      ORDER BY ${orderB}`,
   );

@@ -9,12 +9,15 @@ import type { SqliteRow } from "../sqlite/value.ts";
 import { compareValues } from "../sqlite/value.ts";
 import { COLUMNS_PER_STATEMENT, prepareSelect, type RowSource } from "./_wide_select.ts";
 import type { KeptRows } from "./_kept_rows.ts";
-import { forRanges, objectOf } from "./_row_reading.ts";
+import { fillRanges, forRanges, inRanges, objectOf } from "./_row_reading.ts";
 import { balanced, foldName, ident } from "./_sql.ts";
 import { dataColumns } from "./schema.ts";
 import type { TableDataInput, TableSide } from "./table_data.ts";
 
 const RANGES_TABLE = "temp.dbagenteval_ranges";
+/** The before and after rows that may differ, from the cell comparison. */
+export const RESIDUE_A = "temp.dbagenteval_residue_a";
+export const RESIDUE_B = "temp.dbagenteval_residue_b";
 
 /** What {@link multiset} compares. */
 export interface MultisetInput {
@@ -47,21 +50,17 @@ export function multiset(input: TableDataInput, m: MultisetInput, rows: KeptRows
   const B = `${ident(after.schema)}.${ident(after.table.name)}`;
   const aRowid = before.table.rowidName;
   const bRowid = after.table.rowidName;
-  const hint = aRowid !== null && bRowid !== null;
+  // Cell residues (page_plan.ts) say which rows of each side can differ;
+  // the rest were cancelled in pairs already, so no rowid hint on top.
+  const cells = aRowid !== null && bRowid !== null && nullKeys === null
+    ? input.residue ?? null
+    : null;
+  const hint = aRowid !== null && bRowid !== null && cells === null;
   const ranges = hint && nullKeys === null ? input.ranges : null;
-  if (ranges !== null) {
-    db.exec(`CREATE TABLE IF NOT EXISTS ${RANGES_TABLE}(lo INTEGER PRIMARY KEY, hi INTEGER)`);
-    db.exec(`DELETE FROM ${RANGES_TABLE}`);
-    const ins = db.prepare(`INSERT INTO ${RANGES_TABLE} VALUES (?, ?)`);
-    try {
-      for (const [lo, hi] of ranges) {
-        ins.bind([lo, hi]);
-        ins.step();
-      }
-    } finally {
-      ins.finalize();
-    }
-  }
+  if (cells !== null) {
+    fillRanges(db, RESIDUE_A, cells.before);
+    fillRanges(db, RESIDUE_B, cells.after);
+  } else if (ranges !== null) fillRanges(db, RANGES_TABLE, ranges);
   const same = (x: string, y: string, xs: readonly string[], ys: readonly string[]): string =>
     xs.length === 0 ? "" : ` AND ${
       balanced(
@@ -77,11 +76,11 @@ export function multiset(input: TableDataInput, m: MultisetInput, rows: KeptRows
     rowid: string | null,
     other: { alias: string; table: string; cols: readonly string[]; rowid: string | null },
   ): string => {
-    const from = ranges === null
+    const from = cells !== null
+      ? inRanges(alias === "A" ? RESIDUE_A : RESIDUE_B, table, alias, rowid!)
+      : ranges === null
       ? `${table} AS ${alias}`
-      : `${RANGES_TABLE} AS R CROSS JOIN ${table} AS ${alias} ON ${alias}.${
-        ident(rowid!)
-      } BETWEEN R.lo AND R.hi`;
+      : inRanges(RANGES_TABLE, table, alias, rowid!);
     const conditions: string[] = [];
     if (nullKeys !== null) conditions.push(`(${alias === "A" ? nullKeys.a : nullKeys.b})`);
     if (hint) {

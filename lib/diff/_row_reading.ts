@@ -7,6 +7,8 @@
 import { collectGarbage } from "../sqlite/_collect_garbage.ts";
 import type { SqliteRow } from "../sqlite/value.ts";
 import { emptyRow } from "../sqlite/value.ts";
+import { ident } from "./_sql.ts";
+import type { Database } from "../sqlite/database.ts";
 import type { RowSource } from "./_wide_select.ts";
 import type { RowidRange } from "./table_data.ts";
 
@@ -43,4 +45,37 @@ export function forRanges(
   } finally {
     stmt.finalize();
   }
+}
+
+/**
+ * Fills the temporary table `table` (`lo INTEGER PRIMARY KEY, hi INTEGER`)
+ * with `ranges`, so that one query can join a table to its rowid ranges
+ * (`FROM table AS R CROSS JOIN t ON t.rowid BETWEEN R.lo AND R.hi`).
+ *
+ * @param db the connection
+ * @param table the temporary table, `temp.` and a name
+ * @param ranges the rowid ranges
+ */
+export function fillRanges(db: Database, table: string, ranges: Iterable<RowidRange>): void {
+  db.exec(`CREATE TABLE IF NOT EXISTS ${table}(lo INTEGER PRIMARY KEY, hi INTEGER)`);
+  db.exec(`DELETE FROM ${table}`);
+  const ins = db.prepare(`INSERT INTO ${table} VALUES (?, ?)`);
+  try {
+    for (const [lo, hi] of ranges) {
+      ins.bind([lo, hi]);
+      ins.step();
+    }
+  } finally {
+    ins.finalize();
+  }
+}
+
+/**
+ * `FROM` text of table `t` (aliased `alias`) restricted to the rowid ranges
+ * in temporary table `ranges` (see {@link fillRanges}).
+ */
+export function inRanges(ranges: string, t: string, alias: string, rowid: string): string {
+  return `${ranges} AS R${alias} CROSS JOIN ${t} AS ${alias} ON ${alias}.${
+    ident(rowid)
+  } BETWEEN R${alias}.lo AND R${alias}.hi`;
 }

@@ -13,15 +13,18 @@ const keyless = (n: number): string =>
    WITH RECURSIVE c(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM c WHERE i < ${n})
    INSERT INTO t SELECT i % 1000, printf('row %08d of a table without a key', i) FROM c;`;
 
-describe("diffSqliteDatabases() on a keyless table rebuilt by VACUUM (every rowid moved)", () => {
-  it("spills its sort to scratch files in the temp folder, removes them, and finds the 1 removed row", async () => {
+describe("diffSqliteDatabases() on a keyless table whose rows all moved", () => {
+  /** Diffs a.db and b.db with TMPDIR in a scratch folder; checks nothing is left behind. */
+  const diffInScratch = async (
+    change: string,
+  ): Promise<{ diff: Awaited<ReturnType<typeof diffSqliteDatabases>>; spilled: boolean }> => {
     const inputs = tempDir();
     const scratch = tempDir("dbagenteval-scratch-");
     const saved = process.env["TMPDIR"];
     try {
       // 80k rows of ~45 bytes: more than the 2 MB page cache the sorter may hold.
       const a = makeDb(inputs.file("a.db"), keyless(80_000));
-      const b = makeDb(inputs.file("b.db"), keyless(80_000) + "DELETE FROM t WHERE rowid = 5;");
+      const b = makeDb(inputs.file("b.db"), keyless(80_000) + change);
       makeDb(b, "VACUUM");
       const before = snapshotDir(inputs.path);
       process.env["TMPDIR"] = scratch.path;
@@ -29,23 +32,39 @@ describe("diffSqliteDatabases() on a keyless table rebuilt by VACUUM (every rowi
       const diff = await diffSqliteDatabases(a, b, {});
       const stats = tempFileStats();
       process.env["TMPDIR"] = saved;
-      const t = table(diff.databases[0]!, "t");
-      assert.deepEqual(t.counts, { added: 0, removed: 1, changed: 0 });
-      assert.deepEqual(structuredClone(rowSummary(t)).removed, [{
-        a: 5,
-        b: "row 00000005 of a table without a key",
-      }]);
-      assert.equal(stats.dir, scratch.path);
-      assert.ok(stats.created > created, "the sorter spilled to scratch files");
       assert.equal(stats.open, 0);
       assert.deepEqual(fs.readdirSync(scratch.path), [], "scratch files removed");
       assert.deepEqual(snapshotDir(inputs.path), before, "inputs untouched, nothing beside them");
+      if (stats.created > created) assert.equal(stats.dir, scratch.path);
+      return { diff, spilled: stats.created > created };
     } finally {
       if (saved === undefined) delete process.env["TMPDIR"];
       else process.env["TMPDIR"] = saved;
       inputs.cleanup();
       scratch.cleanup();
     }
+  };
+
+  it("finds the 1 removed row after VACUUM renumbered every rowid after it, comparing cells", async () => {
+    const { diff } = await diffInScratch("DELETE FROM t WHERE rowid = 5;");
+    const t = table(diff.databases[0]!, "t");
+    assert.deepEqual(t.counts, { added: 0, removed: 1, changed: 0 });
+    assert.deepEqual(structuredClone(rowSummary(t)).removed, [{
+      a: 5,
+      b: "row 00000005 of a table without a key",
+    }]);
+  });
+
+  it("spills its sort to scratch files in the temp folder when every row moved far, and removes them", async () => {
+    // The same rows in reverse order: no cell is near its partner, so every
+    // row goes to the multiset comparison, whose sort is bigger than the cache.
+    const { diff, spilled } = await diffInScratch(
+      `CREATE TEMP TABLE r AS SELECT * FROM t; DELETE FROM t;
+       INSERT INTO t SELECT * FROM r ORDER BY rowid DESC; DELETE FROM t WHERE b LIKE '% 00000007 %';`,
+    );
+    const t = table(diff.databases[0]!, "t");
+    assert.deepEqual(t.counts, { added: 0, removed: 1, changed: 0 });
+    assert.ok(spilled, "the sorter spilled to scratch files");
   });
 });
 

@@ -341,6 +341,7 @@ function diffTable(
           maxRows: settings.max_rows,
           budget: input.budget,
           ranges: page?.ranges ?? null,
+          residue: page?.residue ?? null,
           onRow: input.listener.row === undefined ? null : (e) => input.listener.row!(e),
         }));
       ({ key, keyKind } = data);

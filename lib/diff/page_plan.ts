@@ -43,7 +43,10 @@ import * as fs from "node:fs";
 import type { PageScan, ScannedFile } from "./_page_scan.ts";
 import type { SideSchema, TableSchema } from "./schema.ts";
 import { normalizeSql } from "./schema.ts";
-import type { RowidRange } from "./table_data.ts";
+import { RowidRanges } from "./_rowid_ranges.ts";
+import { type CellResidue, compareCells } from "./_cell_compare.ts";
+
+export { RowidRanges };
 
 /** What the page comparison learned about one table. */
 export interface TablePages {
@@ -51,71 +54,20 @@ export interface TablePages {
   readonly identical: boolean;
   /** Rowid ranges that may differ (re-iterable); null means compare the whole table. */
   readonly ranges: RowidRanges | null;
+  /**
+   * The rowids of each side that may differ, from comparing the cells of
+   * changed leaves (_cell_compare.ts), for a table whose rows pair by their
+   * record (no key, or a key that is not the rowid); null when not known.
+   * Rows outside them have an identical partner on the other side. (For a
+   * table keyed by its rowid, `ranges` already holds the cell residue.)
+   */
+  readonly residue?: CellResidue | null;
 }
 
 /** The page comparison of two files. */
 export interface PagePlan {
   /** What is known of table `name`, or null when it must be compared whole. */
   table(name: string): TablePages | null;
-}
-
-const MIN = -(2n ** 63n);
-const MAX = 2n ** 63n - 1n;
-
-/**
- * Closed rowid ranges in ascending order, held as doubles in two typed
- * arrays (16 bytes a range: a 20M-row table can have 100k of them). Bounds
- * are safe integers or, for an open end, -Infinity/Infinity; iteration
- * gives them as int64 bigints. Doubles, not bigints, while walking: Bun's
- * collector let 600k short-lived bigints grow the heap by 60 MB.
- */
-export class RowidRanges implements Iterable<RowidRange> {
-  #lo = new Float64Array(16);
-  #hi = new Float64Array(16);
-  #length = 0;
-
-  /** The number of ranges. */
-  get length(): number {
-    return this.#length;
-  }
-
-  /** Adds [lo, hi], merging it into the last range when they touch; `lo` must not decrease. */
-  push(lo: number, hi: number): void {
-    const n = this.#length;
-    if (n > 0 && lo <= this.#hi[n - 1]! + 1) {
-      if (hi > this.#hi[n - 1]!) this.#hi[n - 1] = hi;
-      return;
-    }
-    if (n === this.#lo.length) {
-      const lo2 = new Float64Array(n * 2);
-      const hi2 = new Float64Array(n * 2);
-      lo2.set(this.#lo);
-      hi2.set(this.#hi);
-      this.#lo = lo2;
-      this.#hi = hi2;
-    }
-    this.#lo[n] = lo;
-    this.#hi[n] = hi;
-    this.#length = n + 1;
-  }
-
-  *[Symbol.iterator](): Iterator<RowidRange> {
-    const int = (x: number): bigint => (x === -Infinity ? MIN : x === Infinity ? MAX : BigInt(x));
-    for (let i = 0; i < this.#length; i++) yield [int(this.#lo[i]!), int(this.#hi[i]!)];
-  }
-
-  /** The union of two range lists. */
-  static union(a: RowidRanges, b: RowidRanges): RowidRanges {
-    const out = new RowidRanges();
-    let i = 0;
-    let j = 0;
-    while (i < a.#length || j < b.#length) {
-      const fromA = j >= b.#length || (i < a.#length && a.#lo[i]! <= b.#lo[j]!);
-      if (fromA) out.push(a.#lo[i]!, a.#hi[i++]!);
-      else out.push(b.#lo[j]!, b.#hi[j++]!);
-    }
-    return out;
-  }
 }
 
 class Corrupt extends Error {}
@@ -319,6 +271,7 @@ function plan(scan: PageScan, sides: { before: SideSchema; after: SideSchema }):
     for (let p = 2; p < n; p++) if (dirty[p] === 1 && owned[p] === 0) return null;
   }
   const marks = new Uint8Array(n);
+  const usable = scan.pageSize - reservedBytes(scan.before.fd);
   const tablePages = (name: string): TablePages | null => {
     const ta = sides.before.tables.get(name);
     const tb = sides.after.tables.get(name);
@@ -332,13 +285,15 @@ function plan(scan: PageScan, sides: { before: SideSchema; after: SideSchema }):
     const cleanLeaf = (p: number): boolean => scan.dirty[p] === 0 && marks[p] === 3;
     const rowid = rowidTable(ta) && rowidTable(tb);
     let identical = true;
-    const rangesOf = (reader: Reader, root: number): RowidRanges => {
+    const leaves: { before: number[]; after: number[] } = { before: [], after: [] };
+    const rangesOf = (reader: Reader, root: number, dirtyLeaves: number[]): RowidRanges => {
       const out = new RowidRanges();
       walk(reader, root, {
         bounds: rowid,
         leaf: (p, lo, hi) => {
           if (cleanLeaf(p)) return;
           identical = false;
+          dirtyLeaves.push(p);
           if (rowid) out.push(lo, hi);
         },
       });
@@ -346,15 +301,38 @@ function plan(scan: PageScan, sides: { before: SideSchema; after: SideSchema }):
     };
     let ranges: RowidRanges;
     try {
-      ranges = RowidRanges.union(rangesOf(ra, ta.rootPage), rangesOf(rb, tb.rootPage));
+      ranges = RowidRanges.union(
+        rangesOf(ra, ta.rootPage, leaves.before),
+        rangesOf(rb, tb.rootPage, leaves.after),
+      );
     } catch (e) {
       if (e instanceof BigKey) return null;
       throw e;
     }
     if (identical) return { identical: true, ranges: new RowidRanges() };
-    return { identical: false, ranges: rowid ? ranges : null };
+    if (!rowid) return { identical: false, ranges: null };
+    // Below the page: compare the cells of the changed leaves.
+    const byRowid = ta.keyKind === "rowid" && tb.keyKind === "rowid";
+    const residue = compareCells(
+      {
+        before: { fd: scan.before.fd, leaves: leaves.before },
+        after: { fd: scan.after.fd, leaves: leaves.after },
+      },
+      { size: scan.pageSize, usable },
+      byRowid ? "rowid" : "record",
+    );
+    if (residue === null) return { identical: false, ranges };
+    if (byRowid) return { identical: false, ranges: residue.before };
+    return { identical: false, ranges, residue };
   };
   return { table: tablePages };
+}
+
+/** The bytes reserved at the end of each page (the header's byte 20). */
+function reservedBytes(fd: number): number {
+  const b = Buffer.alloc(1);
+  fs.readSync(fd, b, 0, 1, 20);
+  return b[0]!;
 }
 
 function rowidTable(t: TableSchema): boolean {

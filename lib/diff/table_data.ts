@@ -37,6 +37,7 @@
  * @module
  */
 import type { Database } from "../sqlite/database.ts";
+import type { CellResidue } from "./_cell_compare.ts";
 import { type ByteBudget, KeptRows } from "./_kept_rows.ts";
 import { keyed } from "./_keyed.ts";
 import { multiset } from "./_multiset.ts";
@@ -71,6 +72,12 @@ export interface TableDataInput {
    * once per query, so it must be re-iterable.
    */
   readonly ranges: Iterable<RowidRange> | null;
+  /**
+   * The rowids of each side that may differ, from comparing cells (see
+   * page_plan.ts), for tables whose rows pair by record; null or absent
+   * when not known.
+   */
+  readonly residue?: CellResidue | null;
   /** Called with every row change, kept or not (see listener.ts). */
   readonly onRow?: ((event: RowEvent) => void) | null;
 }

@@ -33,8 +33,9 @@
  * skipped either when a side has a non-empty -wal file (the file on disk is
  * not the whole database) or the page sizes differ (_page_scan.ts reads both
  * files and notes the differing pages and each page's type). Rowid ranges
- * apply to rowid tables; WITHOUT ROWID tables and tables keyed by a non-rowid primary
- * key are only skipped when wholly identical.
+ * apply to rowid tables. A WITHOUT ROWID table is skipped only when its
+ * whole tree, interior pages included, is the same pages on both sides: it
+ * is an index b-tree, whose interior cells are rows that no leaf holds.
  *
  * @module
  */
@@ -278,6 +279,10 @@ function plan(scan: PageScan, sides: { before: SideSchema; after: SideSchema }):
     if (ta === undefined || tb === undefined || ta.rootPage <= 0 || tb.rootPage <= 0) return null;
     if (normalizeSql(ta.sql) !== normalizeSql(tb.sql)) return null;
     if (cleanTree(name)) return { identical: true, ranges: new RowidRanges() };
+    // A WITHOUT ROWID table is an index b-tree, whose interior pages hold
+    // rows too (each divider is a row, kept nowhere else): clean leaves
+    // prove nothing about them, so only a clean tree is identical.
+    if (!rowidTable(ta) || !rowidTable(tb)) return { identical: false, ranges: null };
     // Page-indexed marks, not Sets: a 20M-row table has 500k leaves.
     marks.fill(0);
     walk(ra, ta.rootPage, { leaf: (p) => void (marks[p]! |= 1) });

@@ -163,3 +163,44 @@ describe("diffSqliteDatabases() with skipped pages", () => {
     });
   }
 });
+
+/** The integer key of the first cell of a WITHOUT ROWID table's root page (an interior page). */
+function firstDividerKey(file: string, table: string): number {
+  const db = new DatabaseSync(file, { readOnly: true });
+  const { rootpage } = db.prepare("SELECT rootpage FROM sqlite_schema WHERE name = ?").get(
+    table,
+  ) as { rootpage: number };
+  db.close();
+  const bytes = fs.readFileSync(file);
+  const size = bytes.readUInt16BE(16);
+  const page = bytes.subarray((rootpage - 1) * size, rootpage * size);
+  assert.equal(page[0], 0x02, "the root is an index b-tree interior page");
+  // Cell: 4-byte child page, payload-size varint (one byte here), then the
+  // record: header size, serial types, then the first column (the key).
+  const cell = page.readUInt16BE(12);
+  const record = cell + 5;
+  const type = page[record + 1]!;
+  const width = [0, 1, 2, 3, 4, 6, 8][type]!;
+  assert.ok(type >= 1 && type <= 6, "an integer key");
+  return page.readIntBE(record + page[record]!, width);
+}
+
+describe("pagePlan() on a WITHOUT ROWID table", () => {
+  it("finds a change to a row that lives on an interior page (index b-trees keep rows there)", async () => {
+    const [a] = pair(
+      "CREATE TABLE w(k INTEGER PRIMARY KEY, v TEXT) WITHOUT ROWID",
+      `${ROWS.replace("3000", "20000")} INSERT INTO w SELECT i, printf('value %d', i) FROM s`,
+      "SELECT 1",
+    );
+    const key = firstDividerKey(a, "w");
+    const b = dir.file(`divider${++n}.db`);
+    fs.copyFileSync(a, b);
+    const db = new DatabaseSync(b);
+    db.prepare("UPDATE w SET v = 'edited' WHERE k = ?").run(key);
+    db.close();
+    const diff = await diffSqliteDatabases(a, b, {});
+    const w = diff.databases[0]!.tables.find((t) => t.name === "w")!;
+    assert.deepEqual(w.counts, { added: 0, removed: 0, changed: 1 });
+    assert.equal(w.rows.changed[0]!.key["k"], key);
+  });
+});

@@ -36,6 +36,8 @@
  * @module
  */
 import * as fs from "node:fs";
+import { decodeSqliteText } from "../sqlite/text.ts";
+import type { SqliteValue } from "../sqlite/value.ts";
 import { RowidRanges } from "./_rowid_ranges.ts";
 
 /** How cells pair (see the module documentation). */
@@ -90,6 +92,8 @@ interface Leaf {
   readonly start: Int32Array;
   /** Record length (local bytes), or -1 when it spills to overflow pages. */
   readonly length: Int32Array;
+  /** The record's bytes on this page (all of it unless it spills). */
+  readonly local: Int32Array;
   readonly rowid: Float64Array;
 }
 
@@ -101,12 +105,19 @@ function emptyLeaf(pageSize: number): Leaf {
     count: 0,
     start: new Int32Array(cells),
     length: new Int32Array(cells),
+    local: new Int32Array(cells),
     rowid: new Float64Array(cells),
   };
 }
 
+/** Where {@link Cells} gets its leaves from, in key order. */
+interface CellSource {
+  /** The next leaf (or run of cells), or null after the last. */
+  next(): Leaf | null;
+}
+
 /** Reads a side's leaves in order, several consecutive pages per read. */
-class LeafReader {
+class LeafReader implements CellSource {
   readonly #fd: number;
   readonly #leaves: readonly number[];
   readonly #pageSize: number;
@@ -194,7 +205,11 @@ function decodeLeaf(page: Uint8Array, usable: number, out: Leaf): void {
     if (size <= maxLocal) {
       if (at + size > usable) throw new Unusable();
       length[i] = size;
-    } else length[i] = -1;
+      out.local[i] = size;
+    } else {
+      length[i] = -1;
+      out.local[i] = 0;
+    }
   }
   // A table leaf's cells are in rowid order.
   for (let i = 1; i < count; i++) if (rowid[i]! <= rowid[i - 1]!) throw new Unusable();
@@ -202,7 +217,7 @@ function decodeLeaf(page: Uint8Array, usable: number, out: Leaf): void {
 
 /** A side's cells in key order, with a few cells of lookahead. */
 class Cells {
-  readonly #reader: LeafReader;
+  readonly #reader: CellSource;
   /** Leaves from the current one on (more only while looking ahead). */
   readonly #leaves: Leaf[] = [];
   /** The current cell's index in the first leaf. */
@@ -211,7 +226,7 @@ class Cells {
   leaf: Leaf | null = null;
   index = 0;
 
-  constructor(reader: LeafReader) {
+  constructor(reader: CellSource) {
     this.#reader = reader;
     this.#fill();
   }
@@ -371,8 +386,23 @@ function byRecord(a: Cells, b: Cells): CellResidue {
   const ra = new ResidueRanges(1);
   const rb = new ResidueRanges(1);
   // Residue rowids of each side come in increasing order, as `add` needs.
-  const drop = (cells: Cells, out: ResidueRanges, n: number): void => {
+  matchRecords(a, b, (cells, n) => {
+    const out = cells === a ? ra : rb;
     for (let k = 0; k < n; k++) out.add(cells.rowid(k));
+  });
+  ra.flush();
+  rb.flush();
+  return { before: ra.ranges, after: rb.ranges };
+}
+
+/**
+ * Walks two sides in step, cancelling equal records (see the module
+ * documentation); `drop(cells, n)` is told of the `n` cells from the
+ * current one that found no partner, before they are skipped.
+ */
+function matchRecords(a: Cells, b: Cells, drop: (cells: Cells, n: number) => void): void {
+  const skip = (cells: Cells, n: number): void => {
+    drop(cells, n);
     cells.skip(n);
   };
   while (a.has(0) && b.has(0)) {
@@ -384,21 +414,257 @@ function byRecord(a: Cells, b: Cells): CellResidue {
     let resynced = false;
     for (let d = 1; d <= LOOKAHEAD && !resynced; d++) {
       if (a.has(d) && a.same(d, b, 0)) {
-        drop(a, ra, d);
+        skip(a, d);
         resynced = true;
       } else if (b.has(d) && a.same(0, b, d)) {
-        drop(b, rb, d);
+        skip(b, d);
         resynced = true;
       }
     }
     if (!resynced) {
-      drop(a, ra, 1);
-      drop(b, rb, 1);
+      skip(a, 1);
+      skip(b, 1);
     }
   }
-  while (a.has(0)) drop(a, ra, 1);
-  while (b.has(0)) drop(b, rb, 1);
-  ra.flush();
-  rb.flush();
-  return { before: ra.ranges, after: rb.ranges };
+  while (a.has(0)) skip(a, 1);
+  while (b.has(0)) skip(b, 1);
+}
+
+/** One side of a WITHOUT ROWID table (an index b-tree). */
+export interface IndexSide {
+  readonly fd: number;
+  readonly root: number;
+  /** Each page's b-tree type byte, from the page scan. */
+  readonly types: Uint8Array;
+}
+
+/** Told each residue row of a WITHOUT ROWID table, as its key's values, in key order per side. */
+export type KeySink = (side: "before" | "after", key: readonly SqliteValue[]) => void;
+
+/**
+ * Compares the rows of a WITHOUT ROWID table's two sides by record (an
+ * index b-tree keeps rows in its interior cells as well as its leaves, so
+ * both are read, in key order; clean leaves are left out), and tells `sink`
+ * the key of every row that found no equal record on the other side.
+ *
+ * @param sides each side's file, root page and page types
+ * @param page the page size and usable bytes of a page
+ * @param keyColumns how many leading record columns are the key
+ * @param clean whether a page is a clean leaf (the same bytes on both sides)
+ * @param sink told each residue row's key
+ * @returns false when a page is not what it should be, or a key spills to
+ * overflow pages; the sink may have been told some keys already
+ */
+export function compareIndexCells(
+  sides: { readonly before: IndexSide; readonly after: IndexSide },
+  page: { readonly size: number; readonly usable: number },
+  keyColumns: number,
+  clean: (page: number) => boolean,
+  sink: KeySink,
+): boolean {
+  try {
+    const a = new Cells(new IndexTreeReader(sides.before, page, clean));
+    const b = new Cells(new IndexTreeReader(sides.after, page, clean));
+    matchRecords(a, b, (cells, n) => {
+      for (let k = 0; k < n; k++) {
+        cells.locate(k);
+        const leaf = cells.leaf!;
+        const i = cells.index;
+        sink(
+          cells === a ? "before" : "after",
+          recordKey(leaf.page, leaf.start[i]!, leaf.local[i]!, keyColumns),
+        );
+      }
+    });
+    return true;
+  } catch (e) {
+    if (e instanceof Unusable || e instanceof RangeError) return false;
+    throw e;
+  }
+}
+
+const INDEX_LEAF = 0x0a;
+const INDEX_INTERIOR = 0x02;
+
+/**
+ * An index b-tree's rows in key order: each child subtree, then the
+ * interior cell after it (a run of one cell), and so on. Clean leaves are
+ * not read. Pages are read one at a time into buffers of their own.
+ */
+class IndexTreeReader implements CellSource {
+  readonly #side: IndexSide;
+  readonly #size: number;
+  readonly #usable: number;
+  readonly #clean: (page: number) => boolean;
+  /** Interior pages on the way down, with the next cell to visit. */
+  readonly #stack: { page: Uint8Array; cell: number; count: number; childDone: boolean }[] = [];
+  readonly #decoded: Leaf[] = [];
+  readonly #buffers: Uint8Array[] = [];
+  #decodes = 0;
+
+  constructor(
+    side: IndexSide,
+    page: { readonly size: number; readonly usable: number },
+    clean: (page: number) => boolean,
+  ) {
+    this.#side = side;
+    this.#size = page.size;
+    this.#usable = page.usable;
+    this.#clean = clean;
+    this.#pending = side.root;
+  }
+
+  /** A page to descend into before anything else, or 0. */
+  #pending: number;
+
+  next(): Leaf | null {
+    for (let guard = 0;; guard++) {
+      if (guard > 1_000_000) throw new Unusable();
+      if (this.#pending !== 0) {
+        const n = this.#pending;
+        this.#pending = 0;
+        if (this.#stack.length > 40) throw new Unusable();
+        const type = this.#side.types[n];
+        if (type === INDEX_LEAF) {
+          if (this.#clean(n)) continue;
+          const leaf = this.#slot();
+          // Leaves go into the ring's buffers, like the decoded cells.
+          const buf = this.#buffers[(this.#decodes - 1) % RING] ??= new Uint8Array(this.#size);
+          decodeIndexCells(this.#read(n, buf), 0, this.#usable, leaf, false);
+          if (leaf.count === 0) continue;
+          return leaf;
+        }
+        if (type !== INDEX_INTERIOR) throw new Unusable();
+        const p = this.#read(n);
+        if (p[0] !== INDEX_INTERIOR) throw new Unusable();
+        this.#stack.push({ page: p, cell: 0, count: (p[3]! << 8) | p[4]!, childDone: false });
+        continue;
+      }
+      const top = this.#stack[this.#stack.length - 1];
+      if (top === undefined) return null;
+      if (!top.childDone) {
+        // Descend into the child left of cell `cell` (the right-most child last).
+        top.childDone = true;
+        const p = top.page;
+        this.#pending = top.cell < top.count
+          ? readU32(p, (p[12 + 2 * top.cell]! << 8) | p[13 + 2 * top.cell]!)
+          : readU32(p, 8);
+        continue;
+      }
+      if (top.cell >= top.count) {
+        this.#stack.pop();
+        continue;
+      }
+      const leaf = this.#slot();
+      decodeIndexCells(top.page, top.cell, this.#usable, leaf, true);
+      top.cell++;
+      top.childDone = false;
+      return leaf;
+    }
+  }
+
+  #slot(): Leaf {
+    const slot = this.#decodes++ % RING;
+    return this.#decoded[slot] ??= emptyLeaf(this.#size);
+  }
+
+  /** Page `n`, into `buf` (interior pages: a buffer of their own, kept while on the stack). */
+  #read(n: number, buf: Uint8Array = new Uint8Array(this.#size)): Uint8Array {
+    const got = fs.readSync(this.#side.fd, buf, 0, this.#size, (n - 1) * this.#size);
+    if (got !== this.#size) throw new Unusable();
+    return buf;
+  }
+}
+
+function readU32(p: Uint8Array, at: number): number {
+  return ((p[at]! << 24) >>> 0) + (p[at + 1]! << 16) + (p[at + 2]! << 8) + p[at + 3]!;
+}
+
+/**
+ * Decodes index b-tree cells into `out`: every cell of a leaf, or the one
+ * interior cell `only` (after its 4-byte child pointer) when `interior`.
+ */
+function decodeIndexCells(
+  page: Uint8Array,
+  only: number,
+  usable: number,
+  out: Leaf,
+  interior: boolean,
+): void {
+  const header = interior ? 12 : 8;
+  const all = (page[3]! << 8) | page[4]!;
+  const first = interior ? only : 0;
+  const count = interior ? 1 : all;
+  if (count > out.start.length) throw new Unusable();
+  const maxLocal = Math.floor(((usable - 12) * 64) / 255) - 23;
+  const minLocal = Math.floor(((usable - 12) * 32) / 255) - 23;
+  out.page = page;
+  out.count = count;
+  for (let c = 0; c < count; c++) {
+    const k = first + c;
+    let at = (page[header + 2 * k]! << 8) | page[header + 1 + 2 * k]!;
+    if (at < header || at >= usable) throw new Unusable();
+    if (interior) at += 4;
+    let size = 0;
+    for (let v = 0;; v++) {
+      const b = page[at++]!;
+      if (v === 8) throw new Unusable();
+      size = size * 128 + (b & 0x7f);
+      if ((b & 0x80) === 0) break;
+    }
+    out.start[c] = at;
+    out.rowid[c] = 0;
+    if (size <= maxLocal) {
+      if (at + size > usable) throw new Unusable();
+      out.length[c] = size;
+      out.local[c] = size;
+    } else {
+      const spill = minLocal + ((size - minLocal) % (usable - 4));
+      out.length[c] = -1;
+      out.local[c] = spill <= maxLocal ? spill : minLocal;
+    }
+  }
+}
+
+/**
+ * The first `n` values of the record at `start` (`local` bytes on the
+ * page): integers, reals, text (decoded as the engine decodes it, so that
+ * binding it gives the same bytes back) and BLOBs.
+ */
+function recordKey(page: Uint8Array, start: number, local: number, n: number): SqliteValue[] {
+  const end = start + local;
+  let at = start;
+  const varint = (): number => {
+    let v = 0;
+    for (let k = 0;; k++) {
+      if (at >= end || k === 8) throw new Unusable();
+      const b = page[at++]!;
+      v = v * 128 + (b & 0x7f);
+      if ((b & 0x80) === 0) return v;
+    }
+  };
+  const headerSize = varint();
+  let body = start + headerSize;
+  const out: SqliteValue[] = [];
+  for (let i = 0; i < n; i++) {
+    if (at >= start + headerSize) throw new Unusable();
+    const type = varint();
+    const width = type >= 12 ? (type - 12) >> 1 : [0, 1, 2, 3, 4, 6, 8, 8, 0, 0][type] ?? -1;
+    if (width < 0 || body + width > end) throw new Unusable();
+    const view = new DataView(page.buffer, page.byteOffset + body, width);
+    if (type === 0) out.push(null);
+    else if (type === 8 || type === 9) out.push(type - 8);
+    else if (type === 7) out.push(view.getFloat64(0));
+    else if (type <= 6) {
+      let v = BigInt(page[body]! >= 0x80 ? -1 : 0);
+      for (let k = 0; k < width; k++) v = (v << 8n) | BigInt(page[body + k]!);
+      v = BigInt.asIntN(64, v);
+      out.push(v >= -(2n ** 53n) && v <= 2n ** 53n ? Number(v) : v);
+    } else {
+      const bytes = page.slice(body, body + width);
+      out.push(type % 2 === 1 ? decodeSqliteText(bytes) : bytes);
+    }
+    body += width;
+  }
+  return out;
 }

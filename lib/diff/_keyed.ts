@@ -14,6 +14,7 @@ import { multiset, RESIDUE_A, RESIDUE_B } from "./_multiset.ts";
 import { balanced, foldName, ident, sqlLiteral } from "./_sql.ts";
 import { dataColumns, type TableSchema } from "./schema.ts";
 import type { TableData, TableDataInput, TableSide } from "./table_data.ts";
+import type { KeySink } from "./_cell_compare.ts";
 import type { ColumnInfo } from "./types.ts";
 
 const DEFAULT_TABLE = "temp.dbagenteval_default";
@@ -141,8 +142,18 @@ export function keyed(
     fillRanges(db, RESIDUE_A, cells.before);
     fillRanges(db, RESIDUE_B, cells.after);
   }
-  const fromA = cells === null ? `${A} AS A` : inRanges(RESIDUE_A, A, "A", aRowid!);
-  const fromB = cells === null ? `${B} AS B` : inRanges(RESIDUE_B, B, "B", bRowid!);
+  let fromA = cells === null ? `${A} AS A` : inRanges(RESIDUE_A, A, "A", aRowid!);
+  let fromB = cells === null ? `${B} AS B` : inRanges(RESIDUE_B, B, "B", bRowid!);
+  // WITHOUT ROWID: the residue's keys, in temporary tables joined by key.
+  if (input.residueKeys && before.table.withoutRowid && after.table.withoutRowid) {
+    const k = residueKeyTables(db, key.length, input.residueKeys);
+    if (k !== null) {
+      const by = (alias: string, names: readonly string[]): string =>
+        names.map((n, i) => `${alias}.${ident(n)} = K${alias}.c${i}`).join(" AND ");
+      fromA = `${k.before} AS KA CROSS JOIN ${A} AS A ON ${by("A", key)}`;
+      fromB = `${k.after} AS KB CROSS JOIN ${B} AS B ON ${by("B", afterKey)}`;
+    }
+  }
   const rangeA = useRanges === null ? "" : `A.${ident(key[0]!)} BETWEEN ? AND ? AND `;
   const rangeB = useRanges === null ? "" : `B.${ident(afterKey[0]!)} BETWEEN ? AND ? AND `;
   const orderA = key.map((k) => `A.${ident(k)}`).join(", ");
@@ -201,4 +212,38 @@ export function keyed(
     });
   });
   return { key, keyKind: before.table.keyKind, comparedColumns: common, rows };
+}
+
+const KEYS_A = "temp.dbagenteval_keys_a";
+const KEYS_B = "temp.dbagenteval_keys_b";
+
+/**
+ * Fills two temporary tables (`c0`, `c1`, ... without affinity) with the
+ * keys of the rows of each side that may differ; null when the cells could
+ * not be compared (then every row is).
+ */
+function residueKeyTables(
+  db: Database,
+  columns: number,
+  residueKeys: (sink: KeySink) => boolean,
+): { before: string; after: string } | null {
+  const names = Array.from({ length: columns }, (_, i) => `c${i}`).join(", ");
+  const marks = Array.from({ length: columns }, () => "?").join(", ");
+  const inserts = [KEYS_A, KEYS_B].map((t) => {
+    db.exec(`DROP TABLE IF EXISTS ${t}`);
+    db.exec(`CREATE TABLE ${t}(${names})`);
+    return db.prepare(`INSERT INTO ${t} VALUES (${marks})`);
+  });
+  try {
+    const ok = residueKeys((side, key) => {
+      const ins = inserts[side === "before" ? 0 : 1]!;
+      ins.bind(key as SqliteValue[]);
+      ins.step();
+      ins.reset();
+    });
+    if (!ok) return null;
+  } finally {
+    for (const ins of inserts) ins.finalize();
+  }
+  return { before: KEYS_A, after: KEYS_B };
 }

@@ -100,4 +100,51 @@ describe("diffSqliteDatabases() comparing the cells of changed leaves", () => {
     assert.deepEqual(t.counts, { added: 1, removed: 1, changed: 5 });
     assert.deepEqual(t.rows.changed.map((r) => r.key["id"]), [1, 5, 21, 22, 40000]);
   });
+
+  it("compares a WITHOUT ROWID table by record, interior cells included, and finds each change by key", async () => {
+    const make = `CREATE TABLE w(k1 TEXT, k2 INTEGER, v TEXT, PRIMARY KEY (k1, k2)) WITHOUT ROWID;
+      ${
+      rows(
+        30_000,
+        "INSERT INTO w SELECT printf('k%05d', i / 3), i % 3, printf('value %d', i) FROM c",
+      )
+    }`;
+    const db = await diffSql(
+      make,
+      `${make} UPDATE w SET v = 'edited' WHERE k2 = 1 AND k1 IN ('k00010', 'k04000', 'k09999');
+       DELETE FROM w WHERE k1 = 'k05000'; INSERT INTO w VALUES ('k05000x', 0, 'new');
+       UPDATE w SET v = v || '!' WHERE k1 = 'k07000' AND k2 = 2;`,
+    );
+    const t = table(db, "w");
+    assert.deepEqual(t.counts, { added: 1, removed: 3, changed: 4 });
+    assert.deepEqual(t.rows.changed.map((r) => [r.key["k1"], r.key["k2"]]), [
+      ["k00010", 1],
+      ["k04000", 1],
+      ["k07000", 2],
+      ["k09999", 1],
+    ]);
+    assert.deepEqual(t.rows.removed.map((r) => r.key?.["k2"]), [0, 1, 2]);
+  });
+
+  it("pairs WITHOUT ROWID keys that are big integers, reals, BLOBs, NOCASE text and bytes that are not UTF-8", async () => {
+    const make = `CREATE TABLE w(k PRIMARY KEY COLLATE NOCASE, v) WITHOUT ROWID;
+      ${rows(4000, "INSERT INTO w SELECT printf('key %d', i), i FROM c")}
+      INSERT INTO w VALUES (9007199254740993, 'big'), (-9223372036854775808, 'min'), (2.5, 'real'),
+        (x'00ff10', 'blob'), (CAST(x'6b6579ff' AS TEXT), 'not utf-8');`;
+    const db = await diffSql(
+      make,
+      `${make} UPDATE w SET v = 'changed' WHERE v IN ('big', 'min', 'real', 'blob', 'not utf-8');
+       UPDATE w SET k = 'KEY 17' WHERE k = 'key 17';`,
+    );
+    const t = table(db, "w");
+    assert.deepEqual(t.counts, { added: 0, removed: 0, changed: 6 });
+    const keys = t.rows.changed.map((r) => r.key["k"]);
+    assert.ok(keys.includes(9007199254740993n), "a key beyond 2^53 kept exactly");
+    assert.ok(keys.includes(-9223372036854775808n));
+    assert.ok(keys.includes(2.5));
+    assert.ok(
+      keys.includes("KEY 17") || keys.includes("key 17"),
+      "a NOCASE key whose case changed",
+    );
+  });
 });

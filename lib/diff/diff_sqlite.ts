@@ -342,6 +342,7 @@ function diffTable(
           budget: input.budget,
           ranges: page?.ranges ?? null,
           residue: page?.residue ?? null,
+          residueKeys: page?.residueKeys ?? null,
           onRow: input.listener.row === undefined ? null : (e) => input.listener.row!(e),
         }));
       ({ key, keyKind } = data);

@@ -45,7 +45,12 @@ import type { PageScan, ScannedFile } from "./_page_scan.ts";
 import type { SideSchema, TableSchema } from "./schema.ts";
 import { normalizeSql } from "./schema.ts";
 import { RowidRanges } from "./_rowid_ranges.ts";
-import { type CellResidue, compareCells } from "./_cell_compare.ts";
+import {
+  type CellResidue,
+  compareCells,
+  compareIndexCells,
+  type KeySink,
+} from "./_cell_compare.ts";
 
 export { RowidRanges };
 
@@ -63,6 +68,13 @@ export interface TablePages {
    * table keyed by its rowid, `ranges` already holds the cell residue.)
    */
   readonly residue?: CellResidue | null;
+  /**
+   * For a WITHOUT ROWID table: compares its cells by record and tells the
+   * sink the key of each row that may differ (see _cell_compare.ts); false
+   * when the cells could not be read, and then every row must be compared.
+   * Rows whose key was not told have an identical partner on the other side.
+   */
+  readonly residueKeys?: ((sink: KeySink) => boolean) | null;
 }
 
 /** The page comparison of two files. */
@@ -279,15 +291,32 @@ function plan(scan: PageScan, sides: { before: SideSchema; after: SideSchema }):
     if (ta === undefined || tb === undefined || ta.rootPage <= 0 || tb.rootPage <= 0) return null;
     if (normalizeSql(ta.sql) !== normalizeSql(tb.sql)) return null;
     if (cleanTree(name)) return { identical: true, ranges: new RowidRanges() };
-    // A WITHOUT ROWID table is an index b-tree, whose interior pages hold
-    // rows too (each divider is a row, kept nowhere else): clean leaves
-    // prove nothing about them, so only a clean tree is identical.
-    if (!rowidTable(ta) || !rowidTable(tb)) return { identical: false, ranges: null };
     // Page-indexed marks, not Sets: a 20M-row table has 500k leaves.
     marks.fill(0);
     walk(ra, ta.rootPage, { leaf: (p) => void (marks[p]! |= 1) });
     walk(rb, tb.rootPage, { leaf: (p) => void (marks[p]! |= 2) });
     const cleanLeaf = (p: number): boolean => scan.dirty[p] === 0 && marks[p] === 3;
+    // A WITHOUT ROWID table is an index b-tree, whose interior pages hold
+    // rows too (each divider is a row, kept nowhere else): clean leaves
+    // prove nothing about them, so only a clean tree is identical. Its
+    // residue is compared by record, interior cells included.
+    if (!rowidTable(ta) || !rowidTable(tb)) {
+      const keyColumns = ta.key.length;
+      const keys = ta.withoutRowid && tb.withoutRowid && keyColumns > 0
+        ? (sink: KeySink): boolean =>
+          compareIndexCells(
+            {
+              before: { fd: scan.before.fd, root: ta.rootPage, types: scan.before.types },
+              after: { fd: scan.after.fd, root: tb.rootPage, types: scan.after.types },
+            },
+            { size: scan.pageSize, usable },
+            keyColumns,
+            cleanLeaf,
+            sink,
+          )
+        : null;
+      return { identical: false, ranges: null, residueKeys: keys };
+    }
     const rowid = rowidTable(ta) && rowidTable(tb);
     let identical = true;
     const leaves: { before: number[]; after: number[] } = { before: [], after: [] };

@@ -37,7 +37,7 @@
  * @module
  */
 import type { Database } from "../sqlite/database.ts";
-import type { CellResidue } from "./_cell_compare.ts";
+import type { CellResidue, KeySink } from "./_cell_compare.ts";
 import { type ByteBudget, KeptRows } from "./_kept_rows.ts";
 import { keyed } from "./_keyed.ts";
 import { multiset } from "./_multiset.ts";
@@ -78,6 +78,8 @@ export interface TableDataInput {
    * when not known.
    */
   readonly residue?: CellResidue | null;
+  /** The keys of a WITHOUT ROWID table's rows that may differ (see page_plan.ts). */
+  readonly residueKeys?: ((sink: KeySink) => boolean) | null;
   /** Called with every row change, kept or not (see listener.ts). */
   readonly onRow?: ((event: RowEvent) => void) | null;
 }

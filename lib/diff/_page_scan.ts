@@ -34,6 +34,15 @@ export interface PageScan {
   readonly dirty: Uint8Array;
   /** The number of pages marked in {@link dirty}. */
   readonly dirtyCount: number;
+  /**
+   * Null when the whole files were compared. Otherwise only the b-trees with
+   * these root pages were (_table_scan.ts): their pages, both sides, and the
+   * overflow pages of their clean leaves, a changed overflow page marking
+   * its leaf. {@link dirty} and the types say nothing of other pages.
+   */
+  readonly scope:
+    | { readonly before: ReadonlySet<number>; readonly after: ReadonlySet<number> }
+    | null;
   close(): void;
 }
 
@@ -48,7 +57,8 @@ function walSize(path: string): number {
   }
 }
 
-interface Header {
+/** What the scans need of a file's 100-byte header. */
+export interface Header {
   readonly pageSize: number;
   readonly reserved: number;
   readonly pages: number;
@@ -79,21 +89,28 @@ function header(fd: number): Header | null {
   };
 }
 
+/** Both files opened for a scan, with their headers. */
+export interface OpenPair {
+  readonly a: number;
+  readonly b: number;
+  readonly ha: Header;
+  readonly hb: Header;
+}
+
 /**
- * Scans two files for differing pages. Returns null when pages cannot be
- * trusted: a side has a non-empty -wal file (the file on disk is not the
+ * Opens two files for a page scan, or returns null when their pages cannot
+ * be trusted: a side has a non-empty -wal file (the file on disk is not the
  * whole database), a file is too small to hold a b-tree or is not SQLite,
- * the page sizes or reserved bytes differ, or a read fails. It never
- * rejects: opening the files with SQLite reports what is wrong with them.
+ * or the page sizes or reserved bytes differ. It never throws: opening the
+ * files with SQLite reports what is wrong with them.
  *
  * @param before the before file
  * @param after the after file
- * @returns the scan, with both files kept open for the b-tree walks
+ * @returns both files open (the caller closes them), or null
  */
-export async function scanPages(before: string, after: string): Promise<PageScan | null> {
+export function openPair(before: string, after: string): OpenPair | null {
   let a: number | null = null;
   let b: number | null = null;
-  let scan: PageScan | null = null;
   try {
     if (walSize(before) > 0 || walSize(after) > 0) return null;
     // Opening a FIFO would wait for a writer; SQLite's open reports it.
@@ -102,23 +119,46 @@ export async function scanPages(before: string, after: string): Promise<PageScan
     b = fs.openSync(after, "r");
     const ha = header(a);
     const hb = header(b);
-    if (ha === null || hb === null) return null;
-    if (ha.pageSize !== hb.pageSize || ha.reserved !== hb.reserved) return null;
-    scan = await compare({ a, b, ha, hb });
+    if (ha !== null && hb !== null && ha.pageSize === hb.pageSize && ha.reserved === hb.reserved) {
+      const pair = { a, b, ha, hb };
+      a = b = null;
+      return pair;
+    }
+    return null;
+  } catch {
+    return null;
+  } finally {
+    if (a !== null) fs.closeSync(a);
+    if (b !== null) fs.closeSync(b);
+  }
+}
+
+/**
+ * Scans two whole files for differing pages. Returns null when pages cannot
+ * be trusted ({@link openPair}) or a read fails. It never rejects.
+ *
+ * @param before the before file
+ * @param after the after file
+ * @returns the scan, with both files kept open for the b-tree walks
+ */
+export async function scanPages(before: string, after: string): Promise<PageScan | null> {
+  const pair = openPair(before, after);
+  if (pair === null) return null;
+  let scan: PageScan | null = null;
+  try {
+    scan = await compare(pair);
     return scan;
   } catch {
     return null;
   } finally {
     if (scan === null) {
-      if (a !== null) fs.closeSync(a);
-      if (b !== null) fs.closeSync(b);
+      fs.closeSync(pair.a);
+      fs.closeSync(pair.b);
     }
   }
 }
 
-async function compare(
-  { a, b, ha, hb }: { a: number; b: number; ha: Header; hb: Header },
-): Promise<PageScan> {
+async function compare({ a, b, ha, hb }: OpenPair): Promise<PageScan> {
   const size = ha.pageSize;
   const n = Math.max(ha.pages, hb.pages) + 1;
   const dirty = new Uint8Array(n);
@@ -187,6 +227,7 @@ async function compare(
     after: { fd: b, pages: hb.pages, freelistTrunk: hb.freelistTrunk, types: typesB },
     dirty,
     dirtyCount,
+    scope: null,
     close: () => {
       if (!open) return;
       open = false;

@@ -12,6 +12,7 @@ import { blameDamagedFile } from "../sqlite/damaged.ts";
 import { type DiffOptions, diffSettings } from "./options.ts";
 import { type PagePlan, pagePlan } from "./page_plan.ts";
 import { type PageScan, scanPages } from "./_page_scan.ts";
+import { scanTrees } from "./_table_scan.ts";
 import { readSchema, type SideSchema, type TableSchema } from "./schema.ts";
 import { type ColumnsDiff, diffColumns, diffObjects, tableSchemaChanged } from "./schema_diff.ts";
 import { diffTableData } from "./table_data.ts";
@@ -143,9 +144,10 @@ export async function diffDatabasePair(pair: DatabasePair): Promise<DatabaseChan
   // starts and the schemas are read; it is awaited only once they are.
   let scanning: Promise<PageScan | null> | null = null;
   let scan: PageScan | null = null;
-  if (before !== null && after !== null && settings.include_data) {
-    scanning = scanPages(before, after);
-  }
+  const paired = before !== null && after !== null && settings.include_data;
+  // With --table, only the named tables' pages are compared, once their
+  // root pages are known (scanTrees below).
+  if (paired && settings.tables === null) scanning = scanPages(before, after);
   let db: Database | null = null;
   try {
     db = await openDatabase((before ?? after)!);
@@ -170,7 +172,11 @@ export async function diffDatabasePair(pair: DatabasePair): Promise<DatabaseChan
       before: before === null ? null : readSchema(db, "main", read),
       after: after === null ? null : readSchema(db, afterSchema, read),
     };
-    scan = scanning === null ? null : await scanning;
+    scan = scanning !== null
+      ? await scanning
+      : paired
+      ? scanTrees(before, after, { before: rootsOf(sides.before!), after: rootsOf(sides.after!) })
+      : null;
     const plan = scan === null
       ? null
       : pagePlan(scan, { before: sides.before!, after: sides.after! });
@@ -229,6 +235,11 @@ async function attachAfter(db: Database, after: string): Promise<void> {
     (await openDatabase(after)).close();
     throw e;
   }
+}
+
+/** The root pages of a side's tables (the named ones, with --table). */
+function rootsOf(side: SideSchema): number[] {
+  return [...side.tables.values()].map((t) => t.rootPage);
 }
 
 function tableFilter(settings: DiffSettings): (name: string) => boolean {

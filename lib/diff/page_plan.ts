@@ -29,7 +29,10 @@
  *
  * Overflow pages are the one gap in that argument (a clean leaf can point at
  * an overflow page that changed), so when a differing page is neither a
- * b-tree page nor a free page on either side, nothing is skipped. Nothing is
+ * b-tree page nor a free page on either side, nothing is skipped. A diff
+ * limited to some tables (`--table`) reads their trees only (_table_scan.ts),
+ * so it cannot know every differing page; that scan compares the overflow
+ * pages of each clean leaf instead and marks the leaf when one differs. Nothing is
  * skipped either when a side has a non-empty -wal file (the file on disk is
  * not the whole database) or the page sizes differ (_page_scan.ts reads both
  * files and notes the differing pages and each page's type). Rowid ranges
@@ -257,7 +260,16 @@ function plan(scan: PageScan, sides: { before: SideSchema; after: SideSchema }):
     return ta !== undefined && tb !== undefined && ta.rootPage === tb.rootPage &&
       (scan.dirtyCount === 0 || clean.has(name));
   };
-  if (scan.dirtyCount > 0) {
+  const { scope } = scan;
+  if (scope !== null) {
+    // Only the named trees were compared, overflow pages included: a clean
+    // leaf whose overflow page changed is marked changed (_table_scan.ts).
+    for (const t of sides.before.tables.values()) {
+      if (scope.before.has(t.rootPage) && !walk(ra, t.rootPage, { dirty: scan.dirty })) {
+        clean.add(t.name);
+      }
+    }
+  } else if (scan.dirtyCount > 0) {
     // A differing page that is no b-tree or free page on either side is an
     // overflow (or pointer-map) page: clean leaves may point at it.
     const owned = new Uint8Array(n);
@@ -289,6 +301,9 @@ function plan(scan: PageScan, sides: { before: SideSchema; after: SideSchema }):
     const ta = sides.before.tables.get(name);
     const tb = sides.after.tables.get(name);
     if (ta === undefined || tb === undefined || ta.rootPage <= 0 || tb.rootPage <= 0) return null;
+    if (scope !== null && !(scope.before.has(ta.rootPage) && scope.after.has(tb.rootPage))) {
+      return null;
+    }
     if (normalizeSql(ta.sql) !== normalizeSql(tb.sql)) return null;
     if (cleanTree(name)) return { identical: true, ranges: new RowidRanges() };
     // Page-indexed marks, not Sets: a 20M-row table has 500k leaves.

@@ -344,7 +344,7 @@ function diffTable(
   if (settings.include_data && !input.virtual) {
     const page = input.plan?.table(either.name) ?? null;
     if (page?.identical !== true) {
-      const data = namingTable(either.name, () =>
+      const data = namingTable(either, () =>
         diffTableData({
           db,
           before: before === null ? null : { schema: "main", table: before },
@@ -383,12 +383,26 @@ function diffTable(
   };
 }
 
-/** Runs `f`; a query error it throws names the table it was comparing. */
-function namingTable<T>(table: string, f: () => T): T {
+/**
+ * Runs `f`; a query error it throws names the table it was comparing. A
+ * collation SQLite lacks (an application's own, like Android's LOCALIZED)
+ * fails only where a key is compared, since values compare as BINARY: the
+ * message says so, and what else can pair the rows.
+ */
+function namingTable<T>(table: TableSchema, f: () => T): T {
   try {
     return f();
   } catch (e) {
     if (!(e instanceof SqliteQueryError)) throw e;
-    throw new SqliteQueryError(e.sql, e.code, `table "${table}": ${e.message}`);
+    const collation = /no such collation sequence: (.+)$/.exec(e.message)?.[1];
+    const message = collation !== undefined && table.keyKind === "primary_key"
+      ? `its key (${table.key.join(", ")}) needs collation "${collation}", which this SQLite ` +
+        "does not have (the application that wrote the file defines it), so the diff cannot " +
+        "tell which keys are equal; " +
+        (table.withoutRowid
+          ? "a WITHOUT ROWID table has no rowid to pair by instead: leave it out by naming the other tables with --table"
+          : "pair its rows by rowid instead (--rowid)")
+      : e.message;
+    throw new SqliteQueryError(e.sql, e.code, `table "${table.name}": ${message}`);
   }
 }

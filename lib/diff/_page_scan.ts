@@ -66,7 +66,7 @@ export interface Header {
 }
 
 /** An asynchronous positioned read (on the runtime's I/O threads) of a plain fd. */
-function readAt(fd: number, buf: Buffer, length: number, position: number): Promise<number> {
+export function readAt(fd: number, buf: Buffer, length: number, position: number): Promise<number> {
   return new Promise((resolve, reject) => {
     fs.read(fd, buf, 0, length, position, (err, n) => (err === null ? resolve(n) : reject(err)));
   });

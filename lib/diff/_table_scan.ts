@@ -22,18 +22,24 @@
  * 1816 bytes stay on the leaf, followed by the 4-byte number of the first
  * of ceil((10000 - 1816) / 4092) = 2 overflow pages.
  *
- * Pages are read through a small cache of 256 KiB chunks per file: a
- * b-tree's leaves and an overflow chain are mostly consecutive pages, so a
- * big table is read in big reads. A page that makes no sense (a type that
- * is no b-tree page, a cell past the page's end, a page reached twice)
- * makes the scan give up (null): then nothing is skipped and SQLite reports
- * the damage, if the diff reads it.
+ * In three steps, so that a big table is read in big reads: the interior
+ * pages are walked first, a page at a time (about 1% of a table), which
+ * lists the leaves (every leaf of a b-tree is at the same depth); the
+ * leaves are then read in ascending runs of up to 4 MiB, both files at once
+ * on the runtime's I/O threads, the next run read while this one is
+ * compared (as _page_scan.ts reads whole files); last, the overflow chains
+ * of clean pages are followed through a small cache of 256 KiB chunks (a
+ * chain is mostly consecutive pages). A page that makes no sense (a type
+ * that is no b-tree page, a leaf above the leaf level, a cell past the
+ * page's end, a page reached twice) or a failed read makes the scan give
+ * up (null): then nothing is skipped, and SQLite reports the damage if the
+ * diff reads it.
  *
  * @module
  */
 import * as fs from "node:fs";
 import { Buffer } from "node:buffer";
-import { type OpenPair, openPair, type PageScan } from "./_page_scan.ts";
+import { type OpenPair, openPair, type PageScan, readAt } from "./_page_scan.ts";
 
 /** The root pages of the b-trees to scan, per side (0, a virtual table, is ignored). */
 export interface TreeRoots {
@@ -47,6 +53,10 @@ const TABLE_LEAF = 0x0d;
 const INDEX_LEAF = 0x0a;
 const TABLE_INTERIOR = 0x05;
 const INDEX_INTERIOR = 0x02;
+/** The largest read of leaves. */
+const RUN = 4 * 1024 * 1024;
+/** Pages between two leaves that are read with them rather than split the read. */
+const GAP = 8;
 const CHUNK = 256 * 1024;
 const SLOTS = 8;
 
@@ -64,209 +74,400 @@ class Chunks {
     this.#pages = pages;
     this.#per = Math.max(1, Math.floor(CHUNK / pageSize));
   }
+  /** The pages in a chunk (the last one may hold fewer). */
+  get per(): number {
+    return this.#per;
+  }
   /** Page `n`: valid until the next call. */
   page(n: number): Buffer {
+    const chunk = this.chunk(n);
+    const at = (n - chunk.first) * this.#size;
+    return chunk.buf.subarray(at, at + this.#size);
+  }
+  /** The chunk holding page `n`, and its length in bytes: valid until the next call. */
+  chunk(n: number): { readonly first: number; readonly buf: Buffer; readonly bytes: number } {
     if (n < 1 || n > this.#pages) throw new Corrupt();
     const first = Math.floor((n - 1) / this.#per) * this.#per + 1;
-    let i = this.#slots.findIndex((s) => s.first === first);
+    const bytes = Math.min(this.#per, this.#pages - first + 1) * this.#size;
+    const i = this.#slots.findIndex((s) => s.first === first);
+    if (i > 0) this.#slots.unshift(...this.#slots.splice(i, 1));
     if (i < 0) {
       const slot = this.#slots.length < SLOTS
         ? { first, buf: Buffer.allocUnsafe(this.#per * this.#size) }
         : this.#slots.pop()!;
-      slot.first = first;
-      const bytes = Math.min(this.#per, this.#pages - first + 1) * this.#size;
-      const got = fs.readSync(this.#fd, slot.buf, 0, bytes, (first - 1) * this.#size);
-      if (got !== bytes) {
-        slot.first = 0;
-        this.#slots.push(slot);
+      slot.first = 0;
+      this.#slots.unshift(slot);
+      if (fs.readSync(this.#fd, slot.buf, 0, bytes, (first - 1) * this.#size) !== bytes) {
         throw new Corrupt();
       }
-      this.#slots.unshift(slot);
-      i = 0;
-    } else if (i > 0) {
-      this.#slots.unshift(...this.#slots.splice(i, 1));
-      i = 0;
+      slot.first = first;
     }
-    const at = (n - first) * this.#size;
-    return this.#slots[0]!.buf.subarray(at, at + this.#size);
+    return { first, buf: this.#slots[0]!.buf, bytes };
   }
 }
 
-/** One side while scanning. */
+/** One side of the scan. */
 interface Side {
-  readonly chunks: Chunks;
+  readonly fd: number;
   readonly pages: number;
   readonly types: Uint8Array;
-  /** Pages reached on this side (a page reached twice is damage). */
+  /** Pages reached on this side: a page reached twice is damage. */
   readonly reached: Uint8Array;
+  readonly chunks: Chunks;
+  /** The page the interior walk reads into. */
+  readonly one: Buffer;
+  /** This side's bits in the leaf marks: a table leaf, an index leaf. */
+  readonly tableLeaf: number;
+  readonly indexLeaf: number;
 }
 
 /**
  * Compares the b-trees at `roots` of two files, page by page, as
- * {@link PageScan} says (its `scope` holds the roots). Returns null when the
- * pages cannot be trusted (a -wal file, page sizes that differ; see
- * openPair) or a page makes no sense; it never throws.
+ * {@link PageScan} says (its `scope` holds the roots). Resolves to null when
+ * the pages cannot be trusted (a -wal file, page sizes that differ; see
+ * openPair), a page makes no sense or a read fails; it never rejects.
  *
  * @param before the before file
  * @param after the after file
  * @param roots the root pages of the trees to compare, per side
  * @returns the scan, with both files kept open for the b-tree walks
  */
-export function scanTrees(before: string, after: string, roots: TreeRoots): PageScan | null {
+export async function scanTrees(
+  before: string,
+  after: string,
+  roots: TreeRoots,
+): Promise<PageScan | null> {
   const pair = openPair(before, after);
   if (pair === null) return null;
+  let scan: PageScan | null = null;
   try {
-    return scan(pair, roots);
-  } catch (e) {
-    fs.closeSync(pair.a);
-    fs.closeSync(pair.b);
-    if (e instanceof Corrupt || e instanceof RangeError) return null;
-    throw e;
+    scan = await new TreeScan(pair).run(roots);
+    return scan;
+  } catch {
+    return null;
+  } finally {
+    if (scan === null) {
+      fs.closeSync(pair.a);
+      fs.closeSync(pair.b);
+    }
   }
 }
 
-function scan({ a, b, ha, hb }: OpenPair, roots: TreeRoots): PageScan {
-  const size = ha.pageSize;
-  const usable = size - ha.reserved;
-  const n = Math.max(ha.pages, hb.pages) + 1;
-  const dirty = new Uint8Array(n);
-  const compared = new Uint8Array(n);
-  let dirtyCount = 0;
-  const side = (fd: number, pages: number): Side => ({
-    chunks: new Chunks(fd, size, pages),
-    pages,
-    types: new Uint8Array(pages + 1),
-    reached: new Uint8Array(pages + 1),
-  });
-  const sa = side(a, ha.pages);
-  const sb = side(b, hb.pages);
-  const markDirty = (p: number): void => {
-    if (dirty[p] === 1) return;
-    dirty[p] = 1;
-    dirtyCount++;
-  };
-  // Whether `page`, page p of one side, differs from the other side's page p.
-  const differs = (p: number, page: Buffer, other: Side): boolean =>
-    p > other.pages || !page.equals(other.chunks.page(p));
+class TreeScan {
+  readonly #pair: OpenPair;
+  readonly #size: number;
+  readonly #usable: number;
+  readonly #a: Side;
+  readonly #b: Side;
+  readonly #dirty: Uint8Array;
+  #dirtyCount = 0;
+  /** Pages already compared with the other file's. */
+  readonly #compared: Uint8Array;
+  /** The leaves found by the interior walk, as the sides' bits. */
+  readonly #leaves: Uint8Array;
+  /** Overflow chains to compare: the page holding the cell, the side (0, 1), first page, count. */
+  readonly #chains: number[] = [];
 
-  /** Whether an overflow chain of `count` pages from `first` differs from the other file's pages. */
-  const chainDiffers = (own: Side, other: Side, first: number, count: number): boolean => {
-    let p = first;
-    for (let i = 0; i < count; i++) {
-      if (p < 2 || p > own.pages || own.reached[p] === 1) throw new Corrupt();
-      own.reached[p] = 1;
-      const page = own.chunks.page(p);
-      const next = page.readUInt32BE(0);
-      if (differs(p, page, other)) return true;
-      p = next;
+  constructor(pair: OpenPair) {
+    this.#pair = pair;
+    const size = pair.ha.pageSize;
+    this.#size = size;
+    this.#usable = size - pair.ha.reserved;
+    const n = Math.max(pair.ha.pages, pair.hb.pages) + 1;
+    this.#dirty = new Uint8Array(n);
+    this.#compared = new Uint8Array(n);
+    this.#leaves = new Uint8Array(n);
+    const side = (fd: number, pages: number, bits: number): Side => ({
+      fd,
+      pages,
+      types: new Uint8Array(pages + 1),
+      reached: new Uint8Array(pages + 1),
+      chunks: new Chunks(fd, size, pages),
+      one: Buffer.alloc(size),
+      tableLeaf: bits,
+      indexLeaf: bits << 1,
+    });
+    this.#a = side(pair.a, pair.ha.pages, 1);
+    this.#b = side(pair.b, pair.hb.pages, 4);
+  }
+
+  async run(roots: TreeRoots): Promise<PageScan> {
+    for (const root of roots.before) this.#tree(this.#a, this.#b, root);
+    for (const root of roots.after) this.#tree(this.#b, this.#a, root);
+    await this.#readLeaves();
+    this.#compareChains();
+    const { a, b, ha, hb } = this.#pair;
+    let open = true;
+    return {
+      pageSize: this.#size,
+      before: { fd: a, pages: ha.pages, freelistTrunk: ha.freelistTrunk, types: this.#a.types },
+      after: { fd: b, pages: hb.pages, freelistTrunk: hb.freelistTrunk, types: this.#b.types },
+      dirty: this.#dirty,
+      dirtyCount: this.#dirtyCount,
+      scope: { before: new Set(roots.before), after: new Set(roots.after) },
+      close: () => {
+        if (!open) return;
+        open = false;
+        fs.closeSync(a);
+        fs.closeSync(b);
+      },
+    };
+  }
+
+  #markDirty(p: number): void {
+    if (this.#dirty[p] === 1) return;
+    this.#dirty[p] = 1;
+    this.#dirtyCount++;
+  }
+
+  /** Page `p` of `side`, read into its one-page buffer. */
+  #read(side: Side, p: number): Buffer {
+    if (p < 2 || p > side.pages) throw new Corrupt();
+    const got = fs.readSync(side.fd, side.one, 0, this.#size, (p - 1) * this.#size);
+    if (got !== this.#size) throw new Corrupt();
+    return side.one;
+  }
+
+  /** Walks the interior pages of the tree at `root` of `own`, marking its leaves. */
+  #tree(own: Side, other: Side, root: number): void {
+    if (root === 0) return;
+    // Every leaf is at the same depth: the leftmost path tells which.
+    let type = this.#read(own, root)[0]!;
+    const table = type === TABLE_INTERIOR || type === TABLE_LEAF;
+    let height = 0;
+    for (let p = root; type === TABLE_INTERIOR || type === INDEX_INTERIOR; type = own.one[0]!) {
+      if (++height > 40) throw new Corrupt();
+      const page = own.one;
+      p = page.readUInt16BE(3) > 0
+        ? page.readUInt32BE(page.readUInt16BE(12))
+        : page.readUInt32BE(8);
+      this.#read(own, p);
     }
-    return false;
-  };
+    if (type !== TABLE_LEAF && type !== INDEX_LEAF) throw new Corrupt();
+    this.#walk(own, other, root, table, height, 0);
+  }
 
-  const visit = (own: Side, other: Side, p: number, table: boolean, depth: number): void => {
-    if (depth > 40 || p < 2 || p > own.pages || own.reached[p] === 1) throw new Corrupt();
+  #walk(own: Side, other: Side, p: number, table: boolean, height: number, depth: number): void {
+    if (p < 2 || p > own.pages || own.reached[p] === 1) throw new Corrupt();
     own.reached[p] = 1;
-    // Compared from the other side already: then, if clean, its overflow
-    // chains were compared too, and a clean leaf need not be read again.
-    const seen = compared[p] === 1;
-    const known = other.types[p]!;
-    if (seen && dirty[p] === 0 && (known === TABLE_LEAF || known === INDEX_LEAF)) {
-      if ((known === TABLE_LEAF) !== table) throw new Corrupt();
-      own.types[p] = known;
+    if (depth === height) {
+      this.#leaves[p]! |= table ? own.tableLeaf : own.indexLeaf;
       return;
     }
-    const page = own.chunks.page(p);
+    // Compared from the other side already: then, if clean, its overflow
+    // chains are listed already.
+    const seen = this.#compared[p] === 1;
+    const page = this.#read(own, p);
     const type = page[0]!;
-    const interior = type === TABLE_INTERIOR || type === INDEX_INTERIOR;
-    const ofTable = type === TABLE_INTERIOR || type === TABLE_LEAF;
-    if ((!interior && type !== TABLE_LEAF && type !== INDEX_LEAF) || ofTable !== table) {
-      throw new Corrupt();
-    }
+    if (type !== (table ? TABLE_INTERIOR : INDEX_INTERIOR)) throw new Corrupt();
     own.types[p] = type;
     if (!seen) {
-      compared[p] = 1;
-      if (differs(p, page, other)) markDirty(p);
+      this.#compared[p] = 1;
+      if (p > other.pages || !page.equals(this.#read(other, p))) this.#markDirty(p);
     }
-    const hdr = interior ? 12 : 8;
     const cells = page.readUInt16BE(3);
-    if (hdr + 2 * cells > usable) throw new Corrupt();
-    // Copy what is needed before the next read reuses the page's chunk.
-    const children = interior ? new Uint32Array(cells + 1) : null;
-    const chains: number[] = [];
-    const check = !seen && dirty[p] === 0 && type !== TABLE_INTERIOR;
+    if (12 + 2 * cells > this.#usable) throw new Corrupt();
+    // Copied: the recursion reuses the page's buffer.
+    const children = new Uint32Array(cells + 1);
+    const spills = !table && !seen && this.#dirty[p] === 0;
     for (let i = 0; i < cells; i++) {
-      const at = page.readUInt16BE(hdr + 2 * i);
-      if (at < hdr + 2 * cells || at + 4 > usable) throw new Corrupt();
-      if (children !== null) children[i] = page.readUInt32BE(at);
-      if (check) spill(page, type, at, usable, chains);
+      const at = page.readUInt16BE(12 + 2 * i);
+      if (at < 12 + 2 * cells || at + 4 > this.#usable) throw new Corrupt();
+      children[i] = page.readUInt32BE(at);
+      if (spills) this.#spill(page, 0, type, at, p, own === this.#a ? 0 : 1);
     }
-    if (children !== null) children[cells] = page.readUInt32BE(8);
-    for (let i = 0; i < chains.length; i += 2) {
-      if (chainDiffers(own, other, chains[i]!, chains[i + 1]!)) {
-        markDirty(p);
-        break;
+    children[cells] = page.readUInt32BE(8);
+    for (const child of children) this.#walk(own, other, child, table, height, depth + 1);
+  }
+
+  /** Reads the listed leaves of both files in ascending runs, two reads in flight. */
+  async #readLeaves(): Promise<void> {
+    const leaves = this.#leaves;
+    const size = this.#size;
+    const per = Math.max(1, Math.floor(RUN / size));
+    const starts: number[] = [];
+    const ends: number[] = [];
+    for (let p = 2; p < leaves.length; p++) {
+      if (leaves[p] === 0) continue;
+      const k = starts.length - 1;
+      if (k >= 0 && p - ends[k]! <= GAP && p - starts[k]! < per) ends[k] = p;
+      else {
+        starts.push(p);
+        ends.push(p);
       }
     }
-    if (children === null) return;
-    for (const child of children) visit(own, other, child, table, depth + 1);
-  };
-
-  const walkAll = (own: Side, other: Side, list: readonly number[]): void => {
-    for (const root of list) {
-      if (root === 0) continue;
-      if (root === 1) throw new Corrupt();
-      const page = own.chunks.page(root);
-      visit(own, other, root, page[0] === TABLE_INTERIOR || page[0] === TABLE_LEAF, 0);
+    if (starts.length === 0) return;
+    const bufs = [0, 1].map(() => [Buffer.allocUnsafe(per * size), Buffer.allocUnsafe(per * size)]);
+    const readSide = async (side: Side, buf: Buffer, k: number): Promise<number> => {
+      const count = Math.max(0, Math.min(ends[k]!, side.pages) - starts[k]! + 1);
+      if (count === 0) return 0;
+      const got = await readAt(side.fd, buf, count * size, (starts[k]! - 1) * size);
+      if (got !== count * size) throw new Corrupt();
+      return count;
+    };
+    const readRun = async (k: number): Promise<[number, number]> => {
+      // allSettled: both reads are done before a failure closes the files.
+      const [x, y] = await Promise.allSettled([
+        readSide(this.#a, bufs[k % 2]![0]!, k),
+        readSide(this.#b, bufs[k % 2]![1]!, k),
+      ]);
+      if (x.status === "rejected") throw x.reason;
+      if (y.status === "rejected") throw y.reason;
+      return [x.value, y.value];
+    };
+    let next: Promise<[number, number]> | null = readRun(0);
+    try {
+      for (let k = 0; k < starts.length; k++) {
+        const [countA, countB]: [number, number] = await next!;
+        next = k + 1 < starts.length ? readRun(k + 1) : null;
+        this.#compareLeaves(
+          starts[k]!,
+          ends[k]!,
+          bufs[k % 2]![0]!,
+          countA,
+          bufs[k % 2]![1]!,
+          countB,
+        );
+      }
+    } finally {
+      // A read still in flight is done before the files are closed.
+      await next?.catch(() => {});
     }
-  };
-  walkAll(sa, sb, roots.before);
-  walkAll(sb, sa, roots.after);
-  let open = true;
-  return {
-    pageSize: size,
-    before: { fd: a, pages: ha.pages, freelistTrunk: ha.freelistTrunk, types: sa.types },
-    after: { fd: b, pages: hb.pages, freelistTrunk: hb.freelistTrunk, types: sb.types },
-    dirty,
-    dirtyCount,
-    scope: { before: new Set(roots.before), after: new Set(roots.after) },
-    close: () => {
-      if (!open) return;
-      open = false;
-      fs.closeSync(a);
-      fs.closeSync(b);
-    },
-  };
+  }
+
+  #compareLeaves(
+    first: number,
+    last: number,
+    bufA: Buffer,
+    countA: number,
+    bufB: Buffer,
+    countB: number,
+  ): void {
+    const size = this.#size;
+    const pages = last - first + 1;
+    const same = countA === pages && countB === pages &&
+      bufA.compare(bufB, 0, pages * size, 0, pages * size) === 0;
+    for (let p = first; p <= last; p++) {
+      const bits = this.#leaves[p]!;
+      if (bits === 0) continue;
+      const at = (p - first) * size;
+      const inA = p - first < countA;
+      const inB = p - first < countB;
+      if ((bits & 3) !== 0) this.#leafType(this.#a, p, bits & 3, bufA[at]);
+      if ((bits & 12) !== 0) this.#leafType(this.#b, p, (bits >> 2) & 3, bufB[at]);
+      if (this.#compared[p] === 0) {
+        this.#compared[p] = 1;
+        const equal = same ||
+          (inA && inB && bufA.compare(bufB, at, at + size, at, at + size) === 0);
+        if (!equal) this.#markDirty(p);
+      }
+      if (this.#dirty[p] === 1) continue;
+      // Clean: the same bytes on both sides, so the same overflow chains.
+      const page = (bits & 3) !== 0 ? bufA : bufB;
+      const side = (bits & 3) !== 0 ? 0 : 1;
+      const type = page[at]!;
+      const max = this.#maxLocal(type);
+      const cells = page[at + 3]! << 8 | page[at + 4]!;
+      const low = 8 + 2 * cells;
+      const high = this.#usable - 4;
+      if (low > this.#usable) throw new Corrupt();
+      for (let i = at + 8; i < at + low; i += 2) {
+        const cell = page[i]! << 8 | page[i + 1]!;
+        if (cell < low || cell > high) throw new Corrupt();
+        // The common case inline: a one-byte payload size that fits.
+        const b0 = page[at + cell]!;
+        if (b0 < 0x80 && b0 <= max) continue;
+        this.#spill(page, at, type, cell, p, side);
+      }
+    }
+  }
+
+  /** The largest payload a cell of a page of `type` keeps whole on the page. */
+  #maxLocal(type: number): number {
+    const usable = this.#usable;
+    return type === TABLE_LEAF ? usable - 35 : Math.floor(((usable - 12) * 64) / 255) - 23;
+  }
+
+  /** Checks that leaf `p` of `side` has the type its tree wants (bit 1: table, 2: index). */
+  #leafType(side: Side, p: number, kind: number, type: number | undefined): void {
+    if (type !== (kind === 1 ? TABLE_LEAF : INDEX_LEAF)) throw new Corrupt();
+    side.types[p] = type;
+  }
+
+  /**
+   * When the cell at `at` of the page at `base` of `buf` (page `p`, of a
+   * `type`) spills its payload, lists its overflow chain.
+   */
+  #spill(buf: Buffer, base: number, type: number, at: number, p: number, side: number): void {
+    const usable = this.#usable;
+    const start = base + (type === INDEX_INTERIOR ? at + 4 : at);
+    const end = base + usable;
+    const max = this.#maxLocal(type);
+    // Most payload sizes are one or two varint bytes and stay on the page.
+    const b0 = buf[start]!;
+    const b1 = buf[start + 1]!;
+    if (b0 < 0x80 ? b0 <= max : b1 < 0x80 && ((b0 & 0x7f) << 7 | b1) <= max) return;
+    let [payload, q] = varint(buf, start, end);
+    if (type === TABLE_LEAF) q = varint(buf, q, end)[1];
+    if (payload <= max) return;
+    if (payload > 2 ** 32) throw new Corrupt();
+    const min = Math.floor(((usable - 12) * 32) / 255) - 23;
+    const k = min + ((payload - min) % (usable - 4));
+    const local = k <= max ? k : min;
+    if (q + local + 4 > end) throw new Corrupt();
+    this.#chains.push(
+      p,
+      side,
+      buf.readUInt32BE(q + local),
+      Math.ceil((payload - local) / (usable - 4)),
+    );
+  }
+
+  /** Follows each listed chain and marks the page holding its cell when an overflow page differs. */
+  #compareChains(): void {
+    const chains = this.#chains;
+    const per = this.#a.chunks.per;
+    // Whole chunks compare first: one memcmp of 256 KiB rather than 64.
+    const same = new Uint8Array(Math.ceil(this.#dirty.length / per) + 1);
+    const differs = (p: number, page: Buffer, own: Side, other: Side): boolean => {
+      if (p > other.pages) return true;
+      const c = Math.floor((p - 1) / per);
+      if (same[c] === 0) {
+        const x = own.chunks.chunk(p);
+        const y = other.chunks.chunk(p);
+        same[c] = x.bytes === y.bytes && x.buf.compare(y.buf, 0, y.bytes, 0, x.bytes) === 0 ? 1 : 2;
+      }
+      return same[c] === 2 && !page.equals(other.chunks.page(p));
+    };
+    for (let i = 0; i < chains.length; i += 4) {
+      const holder = chains[i]!;
+      if (this.#dirty[holder] === 1) continue;
+      const [own, other] = chains[i + 1] === 0 ? [this.#a, this.#b] : [this.#b, this.#a];
+      let p = chains[i + 2]!;
+      for (let k = chains[i + 3]!; k > 0; k--) {
+        if (p < 2 || p > own.pages || own.reached[p] === 1) throw new Corrupt();
+        own.reached[p] = 1;
+        const page = own.chunks.page(p);
+        const next = page.readUInt32BE(0);
+        if (differs(p, page, own, other)) {
+          this.#markDirty(holder);
+          break;
+        }
+        p = next;
+      }
+    }
+  }
 }
 
-/** A varint at `at` of `page` (below `end`): its value (exact below 2^53) and the next offset. */
-function varint(page: Buffer, at: number, end: number): [number, number] {
+/** A varint at `at` of `buf` (below `end`): its value (exact below 2^53) and the next offset. */
+function varint(buf: Buffer, at: number, end: number): [number, number] {
   let v = 0;
   for (let i = 0; i < 9; i++) {
     if (at + i >= end) throw new Corrupt();
-    const byte = page[at + i]!;
+    const byte = buf[at + i]!;
     if (i === 8) return [v * 256 + byte, at + 9];
     v = v * 128 + (byte & 0x7f);
     if ((byte & 0x80) === 0) return [v, at + i + 1];
   }
   throw new Corrupt();
-}
-
-/**
- * When the cell at `at` of a page of `type` spills its payload, pushes its
- * first overflow page and the number of overflow pages onto `chains`.
- */
-function spill(page: Buffer, type: number, at: number, usable: number, chains: number[]): void {
-  let [payload, q] = varint(page, type === INDEX_INTERIOR ? at + 4 : at, usable);
-  if (type === TABLE_LEAF) q = varint(page, q, usable)[1];
-  const max = type === TABLE_LEAF ? usable - 35 : Math.floor(((usable - 12) * 64) / 255) - 23;
-  if (payload <= max) {
-    if (q + payload > usable) throw new Corrupt();
-    return;
-  }
-  if (payload > 2 ** 32) throw new Corrupt();
-  const min = Math.floor(((usable - 12) * 32) / 255) - 23;
-  const k = min + ((payload - min) % (usable - 4));
-  const local = k <= max ? k : min;
-  if (q + local + 4 > usable) throw new Corrupt();
-  chains.push(page.readUInt32BE(q + local), Math.ceil((payload - local) / (usable - 4)));
 }

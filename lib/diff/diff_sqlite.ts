@@ -13,6 +13,7 @@ import { type DiffOptions, diffSettings } from "./options.ts";
 import { type PagePlan, pagePlan } from "./page_plan.ts";
 import { type PageScan, scanPages } from "./_page_scan.ts";
 import { scanTrees } from "./_table_scan.ts";
+import { namedRoots } from "./_named_roots.ts";
 import { readSchema, type SideSchema, type TableSchema } from "./schema.ts";
 import { type ColumnsDiff, diffColumns, diffObjects, tableSchemaChanged } from "./schema_diff.ts";
 import { diffTableData } from "./table_data.ts";
@@ -144,10 +145,14 @@ export async function diffDatabasePair(pair: DatabasePair): Promise<DatabaseChan
   // starts and the schemas are read; it is awaited only once they are.
   let scanning: Promise<PageScan | null> | null = null;
   let scan: PageScan | null = null;
+  // With --table, only the named tables' pages are compared: their root
+  // pages are read from the files' schema pages, or else from SQLite's.
   const paired = before !== null && after !== null && settings.include_data;
-  // With --table, only the named tables' pages are compared, once their
-  // root pages are known (scanTrees below).
   if (paired && settings.tables === null) scanning = scanPages(before, after);
+  else if (paired) {
+    const roots = namedRoots(before, after, settings.tables!);
+    if (roots !== null) scanning = scanTrees(before, after, roots);
+  }
   let db: Database | null = null;
   try {
     db = await openDatabase((before ?? after)!);
@@ -172,10 +177,11 @@ export async function diffDatabasePair(pair: DatabasePair): Promise<DatabaseChan
       before: before === null ? null : readSchema(db, "main", read),
       after: after === null ? null : readSchema(db, afterSchema, read),
     };
-    scan = scanning !== null
-      ? await scanning
-      : paired
-      ? scanTrees(before, after, { before: rootsOf(sides.before!), after: rootsOf(sides.after!) })
+    scan = scanning !== null ? await scanning : paired
+      ? await scanTrees(before, after, {
+        before: rootsOf(sides.before!),
+        after: rootsOf(sides.after!),
+      })
       : null;
     const plan = scan === null
       ? null

@@ -57,6 +57,14 @@ describe("namedRoots()", () => {
     });
   }
 
+  it("gives null for a schema row whose names do not fit on its page", () => {
+    const file = makeDb(
+      dir.file(`r${++n}.db`),
+      `CREATE TABLE "${"n".repeat(3000)}"(x); CREATE TABLE t(x)`,
+    );
+    assert.equal(namedRoots(file, file, ["t"]), null);
+  });
+
   it("gives null for a UTF-16 file", () => {
     const file = makeDb(dir.file(`r${++n}.db`), "PRAGMA encoding = 'UTF-16le'; CREATE TABLE t(x)");
     assert.equal(namedRoots(file, file, ["t"]), null);

@@ -173,6 +173,13 @@ describe("scanTrees() and --table give the diff made without skipping pages", ()
       false,
     ],
     [
+      "a schema row too long for namedRoots(), the root pages then from SQLite's schema",
+      `CREATE TABLE "${"n".repeat(3000)}"(x); ${T} ${O}`,
+      deepByte("t", "id = 600"),
+      ["t"],
+      true,
+    ],
+    [
       "a named table that only the after file has",
       T,
       `${L}; UPDATE t SET v = 'x' WHERE id = 3`,

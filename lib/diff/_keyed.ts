@@ -159,6 +159,9 @@ export function keyed(
   const orderA = key.map((k) => `A.${ident(k)}`).join(", ");
   const orderB = afterKey.map((k) => `B.${ident(k)}`).join(", ");
 
+  // Past the kept limits rows are only counted: without a listener that
+  // wants every row, their values are read only for the rows kept.
+  const lazy = !rows.streaming;
   const removedOrChanged = prepareSelect(
     db,
     [
@@ -170,6 +173,7 @@ export function keyed(
     `FROM ${fromA} LEFT JOIN ${B} AS B ON ${on}
      WHERE ${rangeA}${notNull("A", key)}(B.${ident(afterKey[0]!)} IS NULL${differs})
      ORDER BY ${orderA}`,
+    lazy,
   );
   forRanges(removedOrChanged, useRanges, () => {
     if (removedOrChanged.value(0) === 1) {
@@ -204,6 +208,7 @@ export function keyed(
     `FROM ${fromB}
      WHERE ${rangeB}${notNull("B", afterKey)}NOT EXISTS (SELECT 1 FROM ${A} AS A WHERE ${onRev})
      ORDER BY ${orderB}`,
+    lazy,
   );
   forRanges(added, useRanges, () => {
     rows.add("added", () => {

@@ -7,6 +7,12 @@
  * order must be total (a unique key, or rows that are equal when tied) so the
  * statements agree on each row; a narrow result is one plain statement.
  *
+ * A lazy SELECT is for loops that read the values of few of their rows and
+ * only count the others (changes past the kept limits): its first column
+ * comes from a statement of its own, stepped on every row, and the other
+ * columns from statements stepped only when a row's values are read, up to
+ * that row. Such a loop costs about one narrow statement, whatever the width.
+ *
  * @module
  */
 import type { Database } from "../sqlite/database.ts";
@@ -52,6 +58,51 @@ class SlicedSelect implements RowSource {
   }
 }
 
+class LazySelect implements RowSource {
+  readonly #lead: RowSource;
+  readonly #parts: readonly RowSource[];
+  /** Rows each part has stepped since the last bind. */
+  readonly #at: number[];
+  /** Rows the lead has stepped since the last bind. */
+  #row = 0;
+
+  constructor(lead: RowSource, parts: readonly RowSource[]) {
+    this.#lead = lead;
+    this.#parts = parts;
+    this.#at = parts.map(() => 0);
+  }
+
+  bind(params: SqliteParams): this {
+    this.#lead.bind(params);
+    for (const p of this.#parts) p.bind(params);
+    this.#row = 0;
+    this.#at.fill(0);
+    return this;
+  }
+
+  step(): boolean {
+    if (!this.#lead.step()) return false;
+    this.#row++;
+    return true;
+  }
+
+  value(i: number): SqliteValue {
+    if (i === 0) return this.#lead.value(0);
+    const k = Math.floor((i - 1) / COLUMNS_PER_STATEMENT);
+    const part = this.#parts[k]!;
+    while (this.#at[k]! < this.#row) {
+      if (!part.step()) throw new Error("The statements of a wide SELECT disagree on its rows");
+      this.#at[k]!++;
+    }
+    return part.value(i - 1 - k * COLUMNS_PER_STATEMENT);
+  }
+
+  finalize(): void {
+    this.#lead.finalize();
+    for (const p of this.#parts) p.finalize();
+  }
+}
+
 /**
  * Prepares `SELECT <columns> <rest>`, split into several statements when
  * there are more columns than one statement may return.
@@ -59,12 +110,22 @@ class SlicedSelect implements RowSource {
  * @param db the connection
  * @param columns the result expressions, in order
  * @param rest everything after the result columns (`FROM ... WHERE ... ORDER BY ...`)
+ * @param lazy read the columns after the first only up to the rows whose
+ * values are read (see the module's documentation)
  * @returns the rows, read by column index as one statement's
  */
-export function prepareSelect(db: Database, columns: readonly string[], rest: string): RowSource {
+export function prepareSelect(
+  db: Database,
+  columns: readonly string[],
+  rest: string,
+  lazy = false,
+): RowSource {
+  const split = lazy && columns.length > 1;
   const parts: RowSource[] = [];
   try {
-    for (let at = 0; at < columns.length || at === 0; at += COLUMNS_PER_STATEMENT) {
+    if (split) parts.push(db.prepare(`SELECT ${columns[0]} ${rest}`));
+    const from = split ? 1 : 0;
+    for (let at = from; at < columns.length || at === 0; at += COLUMNS_PER_STATEMENT) {
       const slice = columns.slice(at, at + COLUMNS_PER_STATEMENT);
       parts.push(db.prepare(`SELECT ${slice.join(", ")} ${rest}`));
     }
@@ -72,5 +133,6 @@ export function prepareSelect(db: Database, columns: readonly string[], rest: st
     for (const p of parts) p.finalize();
     throw e;
   }
+  if (split) return new LazySelect(parts[0]!, parts.slice(1));
   return parts.length === 1 ? parts[0]! : new SlicedSelect(parts);
 }

@@ -121,6 +121,44 @@ describe("diffSqliteDatabases() on tables as wide as SQLite allows (2,000 column
   }
 });
 
+describe("diffSqliteDatabases() reads a wide table's values only for the rows it keeps", () => {
+  it("keeps the first changed and the first removed row whole, past rows only counted", async () => {
+    const dir = tempDir();
+    try {
+      // 2,000 columns, rows 1-6; rows 1-4 changed, 5 and 6 removed. With
+      // one row kept per kind, the removed row 5 is read after four rows
+      // whose values were skipped.
+      const make = wide(2000, true) + `;
+        INSERT INTO k SELECT id + 3, ${
+        Array.from({ length: 1999 }, (_, i) => `c${i + 1}`).join(", ")
+      } FROM k;`;
+      const a = makeDb(dir.file("a.db"), make);
+      const b = makeDb(
+        dir.file("b.db"),
+        make + "UPDATE k SET c7 = 'x', c1999 = 'y' WHERE id <= 4; DELETE FROM k WHERE id >= 5;",
+      );
+      const diff = await diffSqliteDatabases(a, b, { maxRows: 1 });
+      const t = table(diff.databases[0]!, "k");
+      assert.deepEqual(t.counts, { added: 0, removed: 2, changed: 4 });
+      // Rows have no prototype (see emptyRow): a clone compares with literals.
+      const changed = structuredClone(t.rows.changed[0]!);
+      assert.deepEqual([changed.key, changed.changed_columns], [{ id: 1 }, ["c7", "c1999"]]);
+      assert.deepEqual(
+        [changed.before["c1998"], changed.after["c1998"], changed.after["c1999"]],
+        ["v1.1998", "v1.1998", "y"],
+      );
+      const removed = structuredClone(t.rows.removed[0]!);
+      assert.deepEqual(removed.key, { id: 5 });
+      assert.deepEqual(
+        [Object.keys(removed.row).length, removed.row["id"], removed.row["c1999"]],
+        [2000, 5, "v2.1999"],
+      );
+    } finally {
+      dir.cleanup();
+    }
+  });
+});
+
 describe("diffSqliteDatabases() keeps rows within a byte budget (maxBytes)", () => {
   // 20 rows whose 100 kB BLOB changed: 200 kB a changed row, before and after.
   const before = `CREATE TABLE b(id INTEGER PRIMARY KEY, v BLOB);

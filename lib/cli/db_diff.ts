@@ -14,7 +14,7 @@ import { SqlRenderer } from "../diff/render_sql.ts";
 import { ChangesetRenderer } from "../diff/render_changeset.ts";
 import { diffChanged, renderDiffSummary } from "../diff/render_summary.ts";
 import { suggest } from "../../selector/_text.ts";
-import { diffToJson } from "../diff/json.ts";
+import { writeDiffJson } from "../diff/json.ts";
 import type { DiffOptions } from "../diff/options.ts";
 import { renderDiffText } from "../diff/render_text.ts";
 import { humanStream } from "./_output.ts";
@@ -152,11 +152,7 @@ export async function dbDiffCommand(
     diff = await diffSqliteDatabases(before, after, diffOptions);
   }
   if (options.table !== undefined) await checkTables(options.table, run, diff);
-  if (options.json !== undefined) {
-    const text = `${diffToJson(diff)}\n`;
-    if (options.json === "-") process.stdout.write(text);
-    else fs.writeFileSync(options.json, text);
-  }
+  if (options.json !== undefined) writeJson(options.json, diff);
   if (options.select !== undefined) {
     const { printSelection } = await import("./_select.ts");
     // With the JSON on stdout (--json -), the explanation goes to stderr.
@@ -210,6 +206,28 @@ async function checkTables(
           : "the databases have no tables"
       }`,
     );
+  }
+}
+
+/**
+ * `--json FILE` (or `-`, stdout): the document written in 64 KiB chunks as
+ * it is serialised, never as one string (a wide table's kept rows make tens
+ * of MB of text).
+ */
+function writeJson(target: string, diff: DatabaseDiff): void {
+  const fd = target === "-" ? 1 : fs.openSync(target, "w");
+  let buffer = "";
+  try {
+    writeDiffJson(diff, (text) => {
+      buffer += text;
+      if (buffer.length >= 65536) {
+        fs.writeSync(fd, buffer);
+        buffer = "";
+      }
+    });
+    fs.writeSync(fd, `${buffer}\n`);
+  } finally {
+    if (fd !== 1) fs.closeSync(fd);
   }
 }
 

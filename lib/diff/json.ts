@@ -50,6 +50,91 @@ export function diffToJson(diff: DatabaseDiff): string {
 }
 
 /**
+ * Subtrees this deep are serialised by one JSON.stringify call each (the
+ * document is at depth 0, a row change at 7): a piece is at most a row change,
+ * however many rows the document holds.
+ */
+const WHOLE_AT = 7;
+
+/** The value JSON.stringify serialises for `value` under `key`: after toJSON and the encoding. */
+function resolved(key: string, value: unknown): unknown {
+  const toJSON = (value as { toJSON?: unknown } | null | undefined)?.toJSON;
+  if (typeof toJSON === "function") value = toJSON.call(value, key);
+  return encode(key, value);
+}
+
+/** False for what JSON.stringify leaves out of an object (and writes as null in an array). */
+function serialisable(value: unknown): boolean {
+  return value !== undefined && typeof value !== "function" && typeof value !== "symbol";
+}
+
+function writeValue(
+  value: unknown,
+  indent: string,
+  depth: number,
+  write: (t: string) => void,
+): void {
+  if (value === null || typeof value !== "object" || depth >= WHOLE_AT || !isPlain(value)) {
+    // Strings never hold a raw line break (JSON escapes it), so indenting
+    // every line of the piece places it as the whole document would.
+    const text = JSON.stringify(value, encode, 2);
+    write(indent === "" ? text : text.replaceAll("\n", `\n${indent}`));
+    return;
+  }
+  const inner = indent + "  ";
+  if (Array.isArray(value)) {
+    if (value.length === 0) return write("[]");
+    for (let i = 0; i < value.length; i++) {
+      write(i === 0 ? `[\n${inner}` : `,\n${inner}`);
+      const v = resolved(String(i), value[i]);
+      if (serialisable(v)) writeValue(v, inner, depth + 1, write);
+      else write("null");
+    }
+    return write(`\n${indent}]`);
+  }
+  let first = true;
+  for (const key of Object.keys(value)) {
+    const v = resolved(key, (value as Record<string, unknown>)[key]);
+    if (!serialisable(v)) continue;
+    write(`${first ? "{" : ","}\n${inner}${JSON.stringify(key)}: `);
+    first = false;
+    writeValue(v, inner, depth + 1, write);
+  }
+  write(first ? "{}" : `\n${indent}}`);
+}
+
+/** An array or an object JSON.stringify walks by its keys (not a boxed primitive). */
+function isPlain(value: object): boolean {
+  return !(value instanceof Number || value instanceof String || value instanceof Boolean ||
+    value instanceof BigInt);
+}
+
+/**
+ * Writes the text of {@link diffToJson} piece by piece, so the document is
+ * never one string in memory however many rows it holds.
+ *
+ * @param diff the document
+ * @param write called with each piece of the text, in order
+ * @example
+ * ```ts
+ * import { diffToJson, writeDiffJson } from "./json.ts";
+ * import { DIFF_FORMAT_VERSION } from "./types.ts";
+ * const diff = {
+ *   version: DIFF_FORMAT_VERSION,
+ *   settings: { include_schema: true, include_data: true, max_rows: 1000, tables: null },
+ *   databases: [],
+ * };
+ * let text = "";
+ * writeDiffJson(diff, (piece) => (text += piece));
+ * text === diffToJson(diff); // true
+ * ```
+ */
+export function writeDiffJson(diff: DatabaseDiff, write: (text: string) => void): void {
+  const root = resolved("", diff);
+  if (serialisable(root)) writeValue(root, "", 0, write);
+}
+
+/**
  * Reads a diff document written by {@link diffToJson}, checking its shape.
  *
  * @param text the JSON text

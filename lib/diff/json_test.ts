@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { makeDb, tempDir } from "../../tests/fixtures.ts";
 import { UsageError } from "../errors.ts";
 import { diffSqliteDatabases } from "./diff_sqlite.ts";
-import { diffFromJson, diffToJson } from "./json.ts";
+import { diffFromJson, diffToJson, writeDiffJson } from "./json.ts";
 
 const dir = tempDir();
 after(() => dir.cleanup());
@@ -26,6 +26,32 @@ describe("diffToJson() and diffFromJson()", () => {
     assert.match(text, /"\$blob": "AP8Q"/);
     assert.match(text, /"\$real": "Infinity"/);
     assert.deepEqual(diffFromJson(text), diff);
+  });
+
+  it("writeDiffJson() writes diffToJson()'s text, in pieces no larger than a row change", async () => {
+    // Values JSON has no literal for, a column named __proto__ and columns
+    // named like array indexes (JavaScript lists those first); the after
+    // side, then no after side (every table removed).
+    const schema = `CREATE TABLE t(id INTEGER PRIMARY KEY, "__proto__", "10", "2", big, blob, r);
+      CREATE TABLE e(x); CREATE TABLE "a""b"(y);`;
+    const a = makeDb(
+      dir.file("pieces_a.db"),
+      `${schema} INSERT INTO t VALUES (1, 'p', 'ten', 'two', 9007199254740993, x'00ff', -0.0);
+       INSERT INTO t VALUES (2, NULL, '', 'é\n"😀', 1, x'', 9e999);`,
+    );
+    const b = makeDb(
+      dir.file("pieces_b.db"),
+      `${schema} INSERT INTO t VALUES (1, 'q', 'ten', 'two', 9007199254740993, x'00fe', 0.0);
+       INSERT INTO t VALUES (3, 'p', 'x', 'y', -9223372036854775808, x'31', -9e999);`,
+    );
+    for (const diff of [await diffSqliteDatabases(a, b), await diffSqliteDatabases(a, null)]) {
+      const pieces: string[] = [];
+      writeDiffJson(diff, (piece) => pieces.push(piece));
+      assert.equal(pieces.join(""), diffToJson(diff));
+      // Each row change has one "key": no piece holds two.
+      const most = Math.max(...pieces.map((p) => p.split(`"key": `).length - 1));
+      assert.equal(most, 1);
+    }
   });
 
   const names: [string, string][] = [

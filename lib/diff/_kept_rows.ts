@@ -29,7 +29,67 @@ function rowBytes(row: SqliteRow | null): number {
   return n;
 }
 
+/** True when JSON has a literal for `v`: NULL, text, or a finite number other than -0. */
+function plainValue(v: SqliteValue): boolean {
+  return v === null || typeof v === "string" ||
+    (typeof v === "number" && Number.isFinite(v) && !Object.is(v, -0));
+}
+
+/** What a change's maker counted while it read the values (see {@link counted}). */
+interface Counted {
+  readonly bytes: number;
+  readonly plain: boolean;
+}
+
+const countedChanges = new WeakMap<object, Counted>();
+
+/** A row of a change as its maker read it: the values under `names`, in order. */
+export interface ReadRow {
+  readonly names: readonly string[];
+  readonly values: readonly SqliteValue[];
+}
+
+/**
+ * Counts a change from the values its rows were built of, once, instead of
+ * walking the built rows: a wide row is an object in dictionary mode, slow to
+ * enumerate. Records its bytes for the budget and whether every value is
+ * JSON's own ({@link plainJson}).
+ *
+ * @param change the change, its rows built from `read`
+ * @param read the change's rows (`row`, or `before` and `after`) as read
+ * @returns `change`
+ */
+export function counted<T extends AddedRow | RemovedRow | ChangedRow>(
+  change: T,
+  read: readonly ReadRow[],
+): T {
+  const key = change.key;
+  let bytes = rowBytes(key);
+  let plain = true;
+  if (key !== null) { for (const k in key) plain &&= plainValue(key[k]!); }
+  for (const { names, values } of read) {
+    for (let i = 0; i < names.length; i++) {
+      const v = values[i]!;
+      bytes += names[i]!.length + valueBytes(v);
+      plain &&= plainValue(v);
+    }
+  }
+  countedChanges.set(change, { bytes, plain });
+  return change;
+}
+
+/**
+ * True when `value` is a change whose values are all JSON's own (NULL, text,
+ * finite numbers other than -0), so JSON.stringify needs no encoding for it.
+ */
+export function plainJson(value: unknown): boolean {
+  return typeof value === "object" && value !== null &&
+    countedChanges.get(value)?.plain === true;
+}
+
 function changeBytes(c: AddedRow | RemovedRow | ChangedRow): number {
+  const known = countedChanges.get(c);
+  if (known !== undefined) return known.bytes;
   return "before" in c
     ? rowBytes(c.key) + rowBytes(c.before) + rowBytes(c.after)
     : rowBytes(c.key) + rowBytes(c.row);

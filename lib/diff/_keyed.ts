@@ -8,8 +8,8 @@ import type { Database } from "../sqlite/database.ts";
 import type { SqliteRow, SqliteValue } from "../sqlite/value.ts";
 import { emptyRow, sameValue } from "../sqlite/value.ts";
 import { prepareSelect, type RowSource } from "./_wide_select.ts";
-import type { KeptRows } from "./_kept_rows.ts";
-import { fillRanges, forRanges, inRanges, objectOf, pick } from "./_row_reading.ts";
+import { counted, type KeptRows } from "./_kept_rows.ts";
+import { fillRanges, forRanges, inRanges, pick, rowOf, valuesOf } from "./_row_reading.ts";
 import { multiset, RESIDUE_A, RESIDUE_B } from "./_multiset.ts";
 import { balanced, foldName, ident, sqlLiteral } from "./_sql.ts";
 import { dataColumns, type TableSchema } from "./schema.ts";
@@ -91,6 +91,13 @@ export function keyed(
   const values = rowids ? common.filter((c) => !keyFolded.has(foldName(c))) : common;
   const onlyA = oneSideColumns(db, before.table, after.table);
   const onlyB = oneSideColumns(db, after.table, before.table);
+  // Where a changed row's compared values are in what its query reads.
+  const commonAt = {
+    a: common.map((c) => aCols.indexOf(c)),
+    b: common.map((c) => bCols.indexOf(afterOf(c))),
+  };
+  const onlyAAt = onlyA.map((c) => ({ ...c, at: aCols.indexOf(c.name) }));
+  const onlyBAt = onlyB.map((c) => ({ ...c, at: bCols.indexOf(c.name) }));
   // Paired by rowid (pairBy): the key is the hidden rowid, read after the columns.
   const hiddenKey = !aCols.some((c) => foldName(c) === foldName(key[0]!));
   const keyOf = (
@@ -178,26 +185,34 @@ export function keyed(
   forRanges(removedOrChanged, useRanges, () => {
     if (removedOrChanged.value(0) === 1) {
       rows.add("removed", () => {
-        const row = objectOf(removedOrChanged, aCols, 1);
-        return { key: keyOf(row, removedOrChanged, 1 + aCols.length + bCols.length, key), row };
+        const values = valuesOf(removedOrChanged, aCols.length, 1);
+        const row = rowOf(aCols, values);
+        return counted({
+          key: keyOf(row, removedOrChanged, 1 + aCols.length + bCols.length, key),
+          row,
+        }, [{ names: aCols, values }]);
       });
       return;
     }
     rows.add("changed", () => {
-      const beforeRow = objectOf(removedOrChanged, aCols, 1);
-      const afterRow = objectOf(removedOrChanged, bCols, 1 + aCols.length);
-      const changed = [
-        ...common.filter((c) => !sameValue(beforeRow[c]!, afterRow[afterOf(c)]!)),
-        ...onlyA.filter((c) => beforeRow[c.name] !== null && !sameValue(beforeRow[c.name]!, c.dflt))
-          .map((c) => c.name),
-        ...onlyB.filter((c) => !sameValue(afterRow[c.name]!, c.dflt)).map((c) => c.name),
-      ];
-      return {
+      const va = valuesOf(removedOrChanged, aCols.length, 1);
+      const vb = valuesOf(removedOrChanged, bCols.length, 1 + aCols.length);
+      const changed: string[] = [];
+      for (let i = 0; i < common.length; i++) {
+        if (!sameValue(va[commonAt.a[i]!]!, vb[commonAt.b[i]!]!)) changed.push(common[i]!);
+      }
+      for (const c of onlyAAt) {
+        const v = va[c.at]!;
+        if (v !== null && !sameValue(v, c.dflt)) changed.push(c.name);
+      }
+      for (const c of onlyBAt) if (!sameValue(vb[c.at]!, c.dflt)) changed.push(c.name);
+      const beforeRow = rowOf(aCols, va);
+      return counted({
         key: keyOf(beforeRow, removedOrChanged, 1 + aCols.length + bCols.length, key),
         before: beforeRow,
-        after: afterRow,
+        after: rowOf(bCols, vb),
         changed_columns: changed,
-      };
+      }, [{ names: aCols, values: va }, { names: bCols, values: vb }]);
     });
   });
 
@@ -212,8 +227,12 @@ export function keyed(
   );
   forRanges(added, useRanges, () => {
     rows.add("added", () => {
-      const row = objectOf(added, bCols, 0);
-      return { key: keyOf(row, added, bCols.length, afterKey), row };
+      const values = valuesOf(added, bCols.length, 0);
+      const row = rowOf(bCols, values);
+      return counted(
+        { key: keyOf(row, added, bCols.length, afterKey), row },
+        [{ names: bCols, values }],
+      );
     });
   });
   return { key, keyKind: before.table.keyKind, comparedColumns: common, rows };

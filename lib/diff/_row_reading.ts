@@ -5,7 +5,7 @@
  * @module
  */
 import { collectGarbage } from "../sqlite/_collect_garbage.ts";
-import type { SqliteRow } from "../sqlite/value.ts";
+import type { SqliteRow, SqliteValue } from "../sqlite/value.ts";
 import { emptyRow } from "../sqlite/value.ts";
 import { ident } from "./_sql.ts";
 import type { Database } from "../sqlite/database.ts";
@@ -16,6 +16,20 @@ import type { RowidRange } from "./table_data.ts";
 export function objectOf(stmt: RowSource, names: readonly string[], offset: number): SqliteRow {
   const out = emptyRow();
   for (let i = 0; i < names.length; i++) out[names[i]!] = stmt.value(offset + i);
+  return out;
+}
+
+/** The values of `n` of `stmt`'s columns from `offset` on. */
+export function valuesOf(stmt: RowSource, n: number, offset: number): SqliteValue[] {
+  const out = new Array<SqliteValue>(n);
+  for (let i = 0; i < n; i++) out[i] = stmt.value(offset + i);
+  return out;
+}
+
+/** The row of `names` holding `values` (in the same order). */
+export function rowOf(names: readonly string[], values: readonly SqliteValue[]): SqliteRow {
+  const out = emptyRow();
+  for (let i = 0; i < names.length; i++) out[names[i]!] = values[i]!;
   return out;
 }
 

@@ -17,6 +17,7 @@ import * as v from "valibot";
 import { Buffer } from "node:buffer";
 import { UsageError } from "../errors.ts";
 import { diffSchema } from "./_json_schema.ts";
+import { plainJson } from "./_kept_rows.ts";
 import { type DatabaseDiff, DIFF_FORMAT_VERSION } from "./types.ts";
 
 function encode(_key: string, value: unknown): unknown {
@@ -77,7 +78,11 @@ function writeValue(
   if (value === null || typeof value !== "object" || depth >= WHOLE_AT || !isPlain(value)) {
     // Strings never hold a raw line break (JSON escapes it), so indenting
     // every line of the piece places it as the whole document would.
-    const text = JSON.stringify(value, encode, 2);
+    // A kept row change whose values JSON has literals for needs no encoding:
+    // without a replacer, JSON.stringify takes its fast path.
+    const text = plainJson(value)
+      ? JSON.stringify(value, null, 2)
+      : JSON.stringify(value, encode, 2);
     write(indent === "" ? text : text.replaceAll("\n", `\n${indent}`));
     return;
   }

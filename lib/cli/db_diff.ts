@@ -210,22 +210,32 @@ async function checkTables(
 }
 
 /**
- * `--json FILE` (or `-`, stdout): the document written in 64 KiB chunks as
- * it is serialised, never as one string (a wide table's kept rows make tens
- * of MB of text).
+ * `--json FILE` (or `-`, stdout): the document encoded into a 1 MiB buffer as
+ * it is serialised and written whenever the buffer is full, never as one
+ * string (a wide table's kept rows make tens of MB of text).
  */
 function writeJson(target: string, diff: DatabaseDiff): void {
   const fd = target === "-" ? 1 : fs.openSync(target, "w");
-  let buffer = "";
+  const bytes = new Uint8Array(1 << 20);
+  const encoder = new TextEncoder();
+  let used = 0;
+  const flush = (): void => {
+    for (let at = 0; at < used;) at += fs.writeSync(fd, bytes, at, used - at);
+    used = 0;
+  };
+  const put = (text: string): void => {
+    for (let rest = text;;) {
+      const { read, written } = encoder.encodeInto(rest, bytes.subarray(used));
+      used += written;
+      if (read === rest.length) return;
+      flush();
+      rest = rest.slice(read);
+    }
+  };
   try {
-    writeDiffJson(diff, (text) => {
-      buffer += text;
-      if (buffer.length >= 65536) {
-        fs.writeSync(fd, buffer);
-        buffer = "";
-      }
-    });
-    fs.writeSync(fd, `${buffer}\n`);
+    writeDiffJson(diff, put);
+    put("\n");
+    flush();
   } finally {
     if (fd !== 1) fs.closeSync(fd);
   }

@@ -9,7 +9,8 @@ import type { SqliteRow, SqliteValue } from "../sqlite/value.ts";
 import { emptyRow, sameValue } from "../sqlite/value.ts";
 import { prepareSelect, type RowSource } from "./_wide_select.ts";
 import { counted, type KeptRows } from "./_kept_rows.ts";
-import { fillRanges, forRanges, inRanges, pick, rowOf, valuesOf } from "./_row_reading.ts";
+import { fillRanges, forRanges, inRanges, pick, valuesOf } from "./_row_reading.ts";
+import { addedOrRemoved, changedRow, keptRow } from "./_held_rows.ts";
 import { multiset, RESIDUE_A, RESIDUE_B } from "./_multiset.ts";
 import { balanced, foldName, ident, sqlLiteral } from "./_sql.ts";
 import { dataColumns, type TableSchema } from "./schema.ts";
@@ -100,15 +101,22 @@ export function keyed(
   const onlyBAt = onlyB.map((c) => ({ ...c, at: bCols.indexOf(c.name) }));
   // Paired by rowid (pairBy): the key is the hidden rowid, read after the columns.
   const hiddenKey = !aCols.some((c) => foldName(c) === foldName(key[0]!));
+  // A row's key, from the values read (as pick would take it from the row),
+  // or the hidden rowid read at `hidden`.
+  const keyAt = (cols: readonly string[], names: readonly string[]): number[] =>
+    names.map((n) => cols.indexOf(n));
+  const keyAtA = keyAt(aCols, key);
+  const keyAtB = keyAt(bCols, afterKey);
   const keyOf = (
-    row: SqliteRow,
+    values: readonly SqliteValue[],
+    at: readonly number[],
     stmt: RowSource,
-    at: number,
+    hidden: number,
     names: readonly string[],
   ): SqliteRow => {
-    if (!hiddenKey) return pick(row, names);
     const out = emptyRow();
-    out[names[0]!] = stmt.value(at);
+    if (hiddenKey) out[names[0]!] = stmt.value(hidden);
+    else for (let i = 0; i < names.length; i++) out[names[i]!] = values[at[i]!] ?? null;
     return out;
   };
   const A = `${ident(before.schema)}.${ident(before.table.name)}`;
@@ -186,11 +194,8 @@ export function keyed(
     if (removedOrChanged.value(0) === 1) {
       rows.add("removed", () => {
         const values = valuesOf(removedOrChanged, aCols.length, 1);
-        const row = rowOf(aCols, values);
-        return counted({
-          key: keyOf(row, removedOrChanged, 1 + aCols.length + bCols.length, key),
-          row,
-        }, [{ names: aCols, values }]);
+        const k = keyOf(values, keyAtA, removedOrChanged, 1 + aCols.length + bCols.length, key);
+        return counted(addedOrRemoved(k, keptRow(aCols, values)), [{ names: aCols, values }]);
       });
       return;
     }
@@ -206,13 +211,11 @@ export function keyed(
         if (v !== null && !sameValue(v, c.dflt)) changed.push(c.name);
       }
       for (const c of onlyBAt) if (!sameValue(vb[c.at]!, c.dflt)) changed.push(c.name);
-      const beforeRow = rowOf(aCols, va);
-      return counted({
-        key: keyOf(beforeRow, removedOrChanged, 1 + aCols.length + bCols.length, key),
-        before: beforeRow,
-        after: rowOf(bCols, vb),
-        changed_columns: changed,
-      }, [{ names: aCols, values: va }, { names: bCols, values: vb }]);
+      const k = keyOf(va, keyAtA, removedOrChanged, 1 + aCols.length + bCols.length, key);
+      return counted(
+        changedRow(k, keptRow(aCols, va), keptRow(bCols, vb), changed),
+        [{ names: aCols, values: va }, { names: bCols, values: vb }],
+      );
     });
   });
 
@@ -228,11 +231,8 @@ export function keyed(
   forRanges(added, useRanges, () => {
     rows.add("added", () => {
       const values = valuesOf(added, bCols.length, 0);
-      const row = rowOf(bCols, values);
-      return counted(
-        { key: keyOf(row, added, bCols.length, afterKey), row },
-        [{ names: bCols, values }],
-      );
+      const k = keyOf(values, keyAtB, added, bCols.length, afterKey);
+      return counted(addedOrRemoved(k, keptRow(bCols, values)), [{ names: bCols, values }]);
     });
   });
   return { key, keyKind: before.table.keyKind, comparedColumns: common, rows };

@@ -6,6 +6,7 @@ import { tempFileStats } from "../sqlite/_temp_files.ts";
 import { diffSqliteDatabases } from "./diff_sqlite.ts";
 import { rowSummary, table } from "./_test_util.ts";
 import { renderDiffText, type RenderOptions } from "./render_text.ts";
+import { diffFromJson, diffToJson } from "./json.ts";
 
 /** A keyless table of `n` rows; rows repeat every 1000 values of `a` so duplicates count. */
 const keyless = (n: number): string =>
@@ -152,6 +153,14 @@ describe("diffSqliteDatabases() reads a wide table's values only for the rows it
       assert.deepEqual(
         [Object.keys(removed.row).length, removed.row["id"], removed.row["c1999"]],
         [2000, 5, "v2.1999"],
+      );
+      // Such rows are held as their values (_held_rows.ts): read, rendered
+      // and written as JSON like any row.
+      assert.deepEqual(structuredClone(diffFromJson(diffToJson(diff))), structuredClone(diff));
+      const text = renderDiffText(diff).split("\n");
+      assert.ok(
+        text.includes(`  ~ id=1: c7 'v1.7' -> 'x', c1999 'v1.1999' -> 'y'`),
+        text.join("\n"),
       );
     } finally {
       dir.cleanup();

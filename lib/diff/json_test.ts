@@ -32,17 +32,33 @@ describe("diffToJson() and diffFromJson()", () => {
     // Values JSON has no literal for, a column named __proto__ and columns
     // named like array indexes (JavaScript lists those first); the after
     // side, then no after side (every table removed).
+    // Table w is as wide as a row held as its values (_held_rows.ts).
+    const filler = Array.from({ length: 120 }, (_, i) => `f${i}`);
     const schema = `CREATE TABLE t(id INTEGER PRIMARY KEY, "__proto__", "10", "2", big, blob, r);
-      CREATE TABLE e(x); CREATE TABLE "a""b"(y);`;
+      CREATE TABLE e(x); CREATE TABLE "a""b"(y);
+      CREATE TABLE w(id INTEGER PRIMARY KEY, "__proto__", "10", "2", big, blob, r, ${
+      filler.join(", ")
+    });`;
+    const rowsOf = (table: string, rows: string[]): string =>
+      rows.map((r) => `INSERT INTO ${table} VALUES (${r});`).join("\n") + "\n" +
+      rows.map((r) =>
+        `INSERT INTO w VALUES (${r}, ${
+          filler.map((_, i) => (i % 3 === 0 ? "NULL" : i)).join(", ")
+        });`
+      ).join("\n");
     const a = makeDb(
       dir.file("pieces_a.db"),
-      `${schema} INSERT INTO t VALUES (1, 'p', 'ten', 'two', 9007199254740993, x'00ff', -0.0);
-       INSERT INTO t VALUES (2, NULL, '', 'é\n"😀', 1, x'', 9e999);`,
+      schema + rowsOf("t", [
+        `1, 'p', 'ten', 'two', 9007199254740993, x'00ff', -0.0`,
+        `2, NULL, '', 'é\n"😀', 1, x'', 9e999`,
+      ]),
     );
     const b = makeDb(
       dir.file("pieces_b.db"),
-      `${schema} INSERT INTO t VALUES (1, 'q', 'ten', 'two', 9007199254740993, x'00fe', 0.0);
-       INSERT INTO t VALUES (3, 'p', 'x', 'y', -9223372036854775808, x'31', -9e999);`,
+      schema + rowsOf("t", [
+        `1, 'q', 'ten', 'two', 9007199254740993, x'00fe', 0.0`,
+        `3, 'p', 'x', 'y', -9223372036854775808, x'31', -9e999`,
+      ]),
     );
     for (const diff of [await diffSqliteDatabases(a, b), await diffSqliteDatabases(a, null)]) {
       const pieces: string[] = [];

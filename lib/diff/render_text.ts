@@ -7,6 +7,7 @@
  */
 import type { SqliteRow, SqliteValue } from "../sqlite/value.ts";
 import { sqlLiteral } from "./_sql.ts";
+import { rowValue } from "./_held_rows.ts";
 import type { DatabaseChange, DatabaseDiff, TableDiff } from "./types.ts";
 
 /**
@@ -145,7 +146,7 @@ function rowLines(d: DatabaseChange, t: TableDiff): string[] {
   for (const r of t.rows.changed) {
     const key = rowText(r.key);
     const what = r.changed_columns.map((c) =>
-      `${c} ${change(r.before[c] ?? null, r.after[c] ?? null)}`
+      `${c} ${change(rowValue(r, "before", c) ?? null, rowValue(r, "after", c) ?? null)}`
     );
     out.push(`  ~ ${key}: ${what.join(", ")}`);
   }

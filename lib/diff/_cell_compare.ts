@@ -39,6 +39,16 @@ import * as fs from "node:fs";
 import { decodeSqliteText } from "../sqlite/text.ts";
 import type { SqliteValue } from "../sqlite/value.ts";
 import { RowidRanges } from "./_rowid_ranges.ts";
+import {
+  FormatError,
+  INDEX_INTERIOR,
+  INDEX_LEAF,
+  localPayload,
+  maxLocal,
+  serialSize,
+  TABLE_LEAF,
+  VarintReader,
+} from "./_btree_format.ts";
 
 /** How cells pair (see the module documentation). */
 export type CellMatch = "rowid" | "record";
@@ -78,8 +88,6 @@ const RUN = 64;
  * most that many reads: a buffer is read into again only after all of them.
  */
 const RING = LOOKAHEAD + 3;
-
-const TABLE_LEAF = 0x0d;
 
 /** A cell or page that is not what a table leaf should hold. */
 class Unusable extends Error {}
@@ -179,31 +187,19 @@ function decodeLeaf(page: Uint8Array, usable: number, out: Leaf): void {
   if (count > start.length) throw new Unusable();
   out.page = page;
   out.count = count;
-  const maxLocal = usable - 35;
+  const max = maxLocal(usable, TABLE_LEAF);
+  const r = new VarintReader(page, 0, usable);
   for (let i = 0; i < count; i++) {
-    let at = (page[8 + 2 * i]! << 8) | page[9 + 2 * i]!;
-    if (at < 8 || at >= usable) throw new Unusable();
-    // Payload size, then rowid: varints (the rowid is signed, 64 bits).
-    let size = 0;
-    for (let k = 0;; k++) {
-      const b = page[at++]!;
-      if (k === 8) throw new Unusable();
-      size = size * 128 + (b & 0x7f);
-      if ((b & 0x80) === 0) break;
-    }
-    let id = 0;
-    for (let k = 0;; k++) {
-      const b = page[at++]!;
-      // Nine bytes: negative or beyond 2^53, not kept as a double.
-      if (k === 8) throw new Unusable();
-      id = id * 128 + (b & 0x7f);
-      if ((b & 0x80) === 0) break;
-    }
+    r.at = (page[8 + 2 * i]! << 8) | page[9 + 2 * i]!;
+    if (r.at < 8) throw new Unusable();
+    // Payload size, then rowid (negative or beyond 2^53: not kept as a double).
+    const size = r.read();
+    const id = r.read();
     if (id > Number.MAX_SAFE_INTEGER) throw new Unusable();
-    start[i] = at;
+    start[i] = r.at;
     rowid[i] = id;
-    if (size <= maxLocal) {
-      if (at + size > usable) throw new Unusable();
+    if (size <= max) {
+      if (r.at + size > usable) throw new Unusable();
       length[i] = size;
       out.local[i] = size;
     } else {
@@ -350,7 +346,7 @@ export function compareCells(
     const b = new Cells(new LeafReader(sides.after, page.size, page.usable));
     return match === "rowid" ? byRowid(a, b) : byRecord(a, b);
   } catch (e) {
-    if (e instanceof Unusable || e instanceof RangeError) return null;
+    if (e instanceof Unusable || e instanceof FormatError || e instanceof RangeError) return null;
     throw e;
   }
 }
@@ -478,13 +474,12 @@ export function compareIndexCells(
     });
     return true;
   } catch (e) {
-    if (e instanceof Unusable || e instanceof RangeError) return false;
+    if (e instanceof Unusable || e instanceof FormatError || e instanceof RangeError) {
+      return false;
+    }
     throw e;
   }
 }
-
-const INDEX_LEAF = 0x0a;
-const INDEX_INTERIOR = 0x02;
 
 /**
  * An index b-tree's rows in key order: each child subtree, then the
@@ -596,33 +591,21 @@ function decodeIndexCells(
   const first = interior ? only : 0;
   const count = interior ? 1 : all;
   if (count > out.start.length) throw new Unusable();
-  const maxLocal = Math.floor(((usable - 12) * 64) / 255) - 23;
-  const minLocal = Math.floor(((usable - 12) * 32) / 255) - 23;
   out.page = page;
   out.count = count;
+  const r = new VarintReader(page, 0, usable);
   for (let c = 0; c < count; c++) {
     const k = first + c;
-    let at = (page[header + 2 * k]! << 8) | page[header + 1 + 2 * k]!;
-    if (at < header || at >= usable) throw new Unusable();
-    if (interior) at += 4;
-    let size = 0;
-    for (let v = 0;; v++) {
-      const b = page[at++]!;
-      if (v === 8) throw new Unusable();
-      size = size * 128 + (b & 0x7f);
-      if ((b & 0x80) === 0) break;
-    }
-    out.start[c] = at;
+    r.at = (page[header + 2 * k]! << 8) | page[header + 1 + 2 * k]!;
+    if (r.at < header) throw new Unusable();
+    if (interior) r.at += 4;
+    const size = r.read();
+    out.start[c] = r.at;
     out.rowid[c] = 0;
-    if (size <= maxLocal) {
-      if (at + size > usable) throw new Unusable();
-      out.length[c] = size;
-      out.local[c] = size;
-    } else {
-      const spill = minLocal + ((size - minLocal) % (usable - 4));
-      out.length[c] = -1;
-      out.local[c] = spill <= maxLocal ? spill : minLocal;
-    }
+    const local = localPayload(size, usable, INDEX_LEAF);
+    if (r.at + local > usable) throw new Unusable();
+    out.length[c] = local === size ? size : -1;
+    out.local[c] = local;
   }
 }
 
@@ -633,29 +616,20 @@ function decodeIndexCells(
  */
 function recordKey(page: Uint8Array, start: number, local: number, n: number): SqliteValue[] {
   const end = start + local;
-  let at = start;
-  const varint = (): number => {
-    let v = 0;
-    for (let k = 0;; k++) {
-      if (at >= end || k === 8) throw new Unusable();
-      const b = page[at++]!;
-      v = v * 128 + (b & 0x7f);
-      if ((b & 0x80) === 0) return v;
-    }
-  };
-  const headerSize = varint();
-  let body = start + headerSize;
+  const r = new VarintReader(page, start, end);
+  const headerEnd = start + r.read();
+  let body = headerEnd;
   const out: SqliteValue[] = [];
   for (let i = 0; i < n; i++) {
-    if (at >= start + headerSize) throw new Unusable();
-    const type = varint();
-    const width = type >= 12 ? (type - 12) >> 1 : [0, 1, 2, 3, 4, 6, 8, 8, 0, 0][type] ?? -1;
+    if (r.at >= headerEnd) throw new Unusable();
+    const type = r.read();
+    const width = serialSize(type);
     if (width < 0 || body + width > end) throw new Unusable();
-    const view = new DataView(page.buffer, page.byteOffset + body, width);
     if (type === 0) out.push(null);
     else if (type === 8 || type === 9) out.push(type - 8);
-    else if (type === 7) out.push(view.getFloat64(0));
-    else if (type <= 6) {
+    else if (type === 7) {
+      out.push(new DataView(page.buffer, page.byteOffset + body, 8).getFloat64(0));
+    } else if (type <= 6) {
       let v = BigInt(page[body]! >= 0x80 ? -1 : 0);
       for (let k = 0; k < width; k++) v = (v << 8n) | BigInt(page[body + k]!);
       v = BigInt.asIntN(64, v);

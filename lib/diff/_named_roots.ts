@@ -14,6 +14,7 @@
  *
  * @module
  */
+import { localPayload, serialSize, TABLE_INTERIOR, TABLE_LEAF, varint } from "./_btree_format.ts";
 import * as fs from "node:fs";
 import { Buffer } from "node:buffer";
 import type { TreeRoots } from "./_table_scan.ts";
@@ -63,7 +64,7 @@ function rootsIn(path: string, wanted: ReadonlySet<string>): number[] | null {
       if (fs.readSync(fd, page, 0, size, (n - 1) * size) !== size) return false;
       const h = n === 1 ? 100 : 0;
       const cells = page.readUInt16BE(h + 3);
-      if (page[h] === 0x05) {
+      if (page[h] === TABLE_INTERIOR) {
         // Copied: the recursion reuses the buffer.
         const children = [
           ...Array.from(
@@ -74,7 +75,7 @@ function rootsIn(path: string, wanted: ReadonlySet<string>): number[] | null {
         ];
         return children.every((c) => visit(c, depth + 1));
       }
-      if (page[h] !== 0x0d) return false;
+      if (page[h] !== TABLE_LEAF) return false;
       for (let i = 0; i < cells; i++) {
         const row = schemaRow(page, page.readUInt16BE(h + 8 + 2 * i), usable);
         if (row === null) return false;
@@ -100,11 +101,7 @@ function schemaRow(
   q = varint(page, q)[1];
   // Only the part of the payload on this page is read (a long CREATE
   // statement spills to overflow pages; the first four columns do not).
-  const max = usable - 35;
-  const min = Math.floor(((usable - 12) * 32) / 255) - 23;
-  const k = min + ((payload - min) % (usable - 4));
-  const local = payload <= max ? payload : k <= max ? k : min;
-  const end = q + local;
+  const end = q + localPayload(payload, usable, TABLE_LEAF);
   if (end > usable) return null;
   const [headerSize, first] = varint(page, q);
   let t = first;
@@ -114,10 +111,8 @@ function schemaRow(
     if (t >= q + headerSize) return null;
     const [serial, next] = varint(page, t);
     t = next;
-    const len = serial >= 12
-      ? Math.floor((serial - 12) / 2)
-      : [0, 1, 2, 3, 4, 6, 8, 8, 0, 0][serial];
-    if (len === undefined || body + len > end) return null;
+    const len = serialSize(serial);
+    if (len < 0 || body + len > end) return null;
     if (serial >= 13 && serial % 2 === 1) values.push(page.toString("utf8", body, body + len));
     else if (serial >= 1 && serial <= 5) values.push(page.readIntBE(body, len));
     else if (serial === 8 || serial === 9) values.push(serial - 8);
@@ -130,17 +125,4 @@ function schemaRow(
     return null;
   }
   return { type, table, root };
-}
-
-/** A varint's value (exact below 2^53) and the offset after it. */
-function varint(page: Buffer, at: number): [number, number] {
-  let v = 0;
-  for (let i = 0; i < 9; i++) {
-    const byte = page[at + i];
-    if (byte === undefined) throw new RangeError("varint past the page");
-    if (i === 8) return [v * 256 + byte, at + 9];
-    v = v * 128 + (byte & 0x7f);
-    if ((byte & 0x80) === 0) return [v, at + i + 1];
-  }
-  throw new RangeError("varint");
 }

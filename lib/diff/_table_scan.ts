@@ -40,6 +40,15 @@
 import * as fs from "node:fs";
 import { Buffer } from "node:buffer";
 import { type OpenPair, openPair, type PageScan, readAt } from "./_page_scan.ts";
+import {
+  INDEX_INTERIOR,
+  INDEX_LEAF,
+  localPayload,
+  maxLocal,
+  TABLE_INTERIOR,
+  TABLE_LEAF,
+  varint,
+} from "./_btree_format.ts";
 
 /** The root pages of the b-trees to scan, per side (0, a virtual table, is ignored). */
 export interface TreeRoots {
@@ -49,10 +58,6 @@ export interface TreeRoots {
 
 class Corrupt extends Error {}
 
-const TABLE_LEAF = 0x0d;
-const INDEX_LEAF = 0x0a;
-const TABLE_INTERIOR = 0x05;
-const INDEX_INTERIOR = 0x02;
 /** The largest read of leaves. */
 const RUN = 4 * 1024 * 1024;
 /** Pages between two leaves that are read with them rather than split the read. */
@@ -366,7 +371,7 @@ class TreeScan {
       const page = (bits & 3) !== 0 ? bufA : bufB;
       const side = (bits & 3) !== 0 ? 0 : 1;
       const type = page[at]!;
-      const max = this.#maxLocal(type);
+      const max = maxLocal(this.#usable, type);
       const cells = page[at + 3]! << 8 | page[at + 4]!;
       const low = 8 + 2 * cells;
       const high = this.#usable - 4;
@@ -380,12 +385,6 @@ class TreeScan {
         this.#spill(page, at, type, cell, p, side);
       }
     }
-  }
-
-  /** The largest payload a cell of a page of `type` keeps whole on the page. */
-  #maxLocal(type: number): number {
-    const usable = this.#usable;
-    return type === TABLE_LEAF ? usable - 35 : Math.floor(((usable - 12) * 64) / 255) - 23;
   }
 
   /** Checks that leaf `p` of `side` has the type its tree wants (bit 1: table, 2: index). */
@@ -402,7 +401,7 @@ class TreeScan {
     const usable = this.#usable;
     const start = base + (type === INDEX_INTERIOR ? at + 4 : at);
     const end = base + usable;
-    const max = this.#maxLocal(type);
+    const max = maxLocal(usable, type);
     // Most payload sizes are one or two varint bytes and stay on the page.
     const b0 = buf[start]!;
     const b1 = buf[start + 1]!;
@@ -411,9 +410,7 @@ class TreeScan {
     if (type === TABLE_LEAF) q = varint(buf, q, end)[1];
     if (payload <= max) return;
     if (payload > 2 ** 32) throw new Corrupt();
-    const min = Math.floor(((usable - 12) * 32) / 255) - 23;
-    const k = min + ((payload - min) % (usable - 4));
-    const local = k <= max ? k : min;
+    const local = localPayload(payload, usable, type);
     if (q + local + 4 > end) throw new Corrupt();
     this.#chains.push(
       p,
@@ -457,17 +454,4 @@ class TreeScan {
       }
     }
   }
-}
-
-/** A varint at `at` of `buf` (below `end`): its value (exact below 2^53) and the next offset. */
-function varint(buf: Buffer, at: number, end: number): [number, number] {
-  let v = 0;
-  for (let i = 0; i < 9; i++) {
-    if (at + i >= end) throw new Corrupt();
-    const byte = buf[at + i]!;
-    if (i === 8) return [v * 256 + byte, at + 9];
-    v = v * 128 + (byte & 0x7f);
-    if ((byte & 0x80) === 0) return [v, at + i + 1];
-  }
-  throw new Corrupt();
 }

@@ -49,6 +49,14 @@ import type { SideSchema, TableSchema } from "./schema.ts";
 import { normalizeSql } from "./schema.ts";
 import { RowidRanges } from "./_rowid_ranges.ts";
 import {
+  FormatError,
+  INDEX_INTERIOR,
+  INDEX_LEAF,
+  TABLE_INTERIOR,
+  TABLE_LEAF,
+  VarintReader,
+} from "./_btree_format.ts";
+import {
   type CellResidue,
   compareCells,
   compareIndexCells,
@@ -91,11 +99,6 @@ class Corrupt extends Error {}
 /** A divider key beyond 2^53: that table is compared whole (sound, and rare). */
 class BigKey extends Error {}
 
-const TABLE_LEAF = 0x0d;
-const INDEX_LEAF = 0x0a;
-const TABLE_INTERIOR = 0x05;
-const INDEX_INTERIOR = 0x02;
-
 /** Reads whole pages of one scanned file (interior and freelist pages only). */
 class Reader {
   readonly #file: ScannedFile;
@@ -120,17 +123,10 @@ class Reader {
 
 /** A varint as a signed integer, when it is a safe one. */
 function varintKey(p: Buffer, at: number): number {
-  let v = 0;
-  for (let i = 0; i < 8; i++) {
-    const b = p[at + i]!;
-    v = v * 128 + (b & 0x7f);
-    if ((b & 0x80) === 0) {
-      if (v > Number.MAX_SAFE_INTEGER) throw new BigKey();
-      return v;
-    }
-  }
-  // Nine bytes: 64 bits, either negative or beyond 2^53.
-  throw new BigKey();
+  // Nine bytes (negative, or beyond 2^53) read as more than 2^53 too.
+  const v = new VarintReader(p, at).read();
+  if (v > Number.MAX_SAFE_INTEGER) throw new BigKey();
+  return v;
 }
 
 /**
@@ -242,7 +238,8 @@ export function pagePlan(
 // A corrupt page: our own checks, or a cell offset past the page's end (a
 // RangeError from Buffer's readers).
 function damaged(e: unknown): boolean {
-  return e instanceof Corrupt || e instanceof BigKey || e instanceof RangeError;
+  return e instanceof Corrupt || e instanceof BigKey || e instanceof FormatError ||
+    e instanceof RangeError;
 }
 
 function plan(scan: PageScan, sides: { before: SideSchema; after: SideSchema }): PagePlan | null {

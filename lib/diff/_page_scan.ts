@@ -141,17 +141,35 @@ export function openPair(before: string, after: string): OpenPair | null {
  * @param after the after file
  * @returns the scan, with both files kept open for the b-tree walks
  */
-export async function scanPages(before: string, after: string): Promise<PageScan | null> {
+export function scanPages(before: string, after: string): Promise<PageScan | null> {
+  return scanPair(before, after, compare);
+}
+
+/**
+ * Opens both files ({@link openPair}) and runs `scan` on them; null when
+ * they cannot be trusted or the scan fails, and then both are closed. It
+ * never rejects. A scan that succeeds keeps the files open until closed.
+ *
+ * @param before the before file
+ * @param after the after file
+ * @param scan what reads them
+ * @returns the scan, or null
+ */
+export async function scanPair(
+  before: string,
+  after: string,
+  scan: (pair: OpenPair) => Promise<PageScan>,
+): Promise<PageScan | null> {
   const pair = openPair(before, after);
   if (pair === null) return null;
-  let scan: PageScan | null = null;
+  let done: PageScan | null = null;
   try {
-    scan = await compare(pair);
-    return scan;
+    done = await scan(pair);
+    return done;
   } catch {
     return null;
   } finally {
-    if (scan === null) {
+    if (done === null) {
       fs.closeSync(pair.a);
       fs.closeSync(pair.b);
     }

@@ -39,7 +39,7 @@
  */
 import * as fs from "node:fs";
 import { Buffer } from "node:buffer";
-import { type OpenPair, openPair, type PageScan, readAt } from "./_page_scan.ts";
+import { type OpenPair, type PageScan, readAt, scanPair } from "./_page_scan.ts";
 import {
   INDEX_INTERIOR,
   INDEX_LEAF,
@@ -137,25 +137,12 @@ interface Side {
  * @param roots the root pages of the trees to compare, per side
  * @returns the scan, with both files kept open for the b-tree walks
  */
-export async function scanTrees(
+export function scanTrees(
   before: string,
   after: string,
   roots: TreeRoots,
 ): Promise<PageScan | null> {
-  const pair = openPair(before, after);
-  if (pair === null) return null;
-  let scan: PageScan | null = null;
-  try {
-    scan = await new TreeScan(pair).run(roots);
-    return scan;
-  } catch {
-    return null;
-  } finally {
-    if (scan === null) {
-      fs.closeSync(pair.a);
-      fs.closeSync(pair.b);
-    }
-  }
+  return scanPair(before, after, (pair) => new TreeScan(pair).run(roots));
 }
 
 class TreeScan {

@@ -3,9 +3,10 @@
  * a dictionary (about 50 bytes a value under V8, 30 under JSC, against 8 in
  * an array) and building it is garbage that grows the heap: the changed rows
  * of a 995-column table kept whole cost some 250 kB of peak memory each. A
- * held row is built into an object each time it is read (the last few built
- * are reused while they are read again: a renderer reads a row's columns one
- * by one), and the JSON writer writes it from its values without building it.
+ * held row is built into an object when it is read, and that object is
+ * reused while something holds it (a weak reference: once dropped, it is
+ * garbage); the JSON writer and the text output read the values without
+ * building it.
  *
  * @module
  */
@@ -16,30 +17,27 @@ import type { AddedRow, ChangedRow } from "./types.ts";
 /** Rows at least this wide are held as their values. */
 const HELD_FROM = 100;
 
-/** How many rows built from their values are reused while they are read again. */
-const RECENT = 4;
-
 /** A row held as its values: `values[i]` is column `names[i]`'s. */
 export class HeldRow {
   readonly names: readonly string[];
   readonly values: readonly SqliteValue[];
+  /** The row last built, while something still holds it. */
+  #built: WeakRef<SqliteRow> | null = null;
 
   constructor(names: readonly string[], values: readonly SqliteValue[]) {
     this.names = names;
     this.values = values;
   }
 
-  /** The row as an object. */
+  /** The row as an object: the one built before while it is still held, else a new one. */
   build(): SqliteRow {
-    for (const r of recent) if (r.held === this) return r.row;
+    const known = this.#built?.deref();
+    if (known !== undefined) return known;
     const row = rowOf(this.names, this.values);
-    recent.unshift({ held: this, row });
-    if (recent.length > RECENT) recent.pop();
+    this.#built = new WeakRef(row);
     return row;
   }
 }
-
-const recent: { held: HeldRow; row: SqliteRow }[] = [];
 
 /** A kept row: the row, or a wide one held as its values. */
 export type KeptRow = SqliteRow | HeldRow;

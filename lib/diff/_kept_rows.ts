@@ -127,8 +127,14 @@ export class KeptRows {
     return this.#onRow !== null;
   }
 
-  /** Counts one row change; `make` builds it only when it is kept or streamed. */
-  add(event: RowEvent["kind"], make: () => AddedRow | RemovedRow | ChangedRow): void {
+  /**
+   * Counts one row change; `make` builds it only when it is kept or streamed,
+   * told whether it is to be kept (false: only streamed, then dropped).
+   */
+  add(
+    event: RowEvent["kind"],
+    make: (kept: boolean) => AddedRow | RemovedRow | ChangedRow,
+  ): void {
     let keep = this.counts[event] < this.#max;
     this.counts[event]++;
     if (keep && this.#budget.left <= 0) {
@@ -136,7 +142,7 @@ export class KeptRows {
       this.bytesCut = true;
     }
     if (!keep && this.#onRow === null) return;
-    const change = make();
+    const change = make(keep);
     if (keep) {
       const size = changeBytes(change);
       if (size > this.#budget.left) {

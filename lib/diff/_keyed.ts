@@ -9,7 +9,7 @@ import type { SqliteRow, SqliteValue } from "../sqlite/value.ts";
 import { emptyRow, sameValue } from "../sqlite/value.ts";
 import { prepareSelect, type RowSource } from "./_wide_select.ts";
 import { counted, type KeptRows } from "./_kept_rows.ts";
-import { fillRanges, forRanges, inRanges, pick, valuesOf } from "./_row_reading.ts";
+import { fillRanges, forRanges, inRanges, pick, rowOf, valuesOf } from "./_row_reading.ts";
 import { addedOrRemoved, changedRow, keptRow } from "./_held_rows.ts";
 import { multiset, RESIDUE_A, RESIDUE_B } from "./_multiset.ts";
 import { balanced, foldName, ident, sqlLiteral } from "./_sql.ts";
@@ -192,14 +192,15 @@ export function keyed(
   );
   forRanges(removedOrChanged, useRanges, () => {
     if (removedOrChanged.value(0) === 1) {
-      rows.add("removed", () => {
+      rows.add("removed", (kept) => {
         const values = valuesOf(removedOrChanged, aCols.length, 1);
         const k = keyOf(values, keyAtA, removedOrChanged, 1 + aCols.length + bCols.length, key);
+        if (!kept) return { key: k, row: rowOf(aCols, values) };
         return counted(addedOrRemoved(k, keptRow(aCols, values)), [{ names: aCols, values }]);
       });
       return;
     }
-    rows.add("changed", () => {
+    rows.add("changed", (kept) => {
       const va = valuesOf(removedOrChanged, aCols.length, 1);
       const vb = valuesOf(removedOrChanged, bCols.length, 1 + aCols.length);
       const changed: string[] = [];
@@ -212,6 +213,15 @@ export function keyed(
       }
       for (const c of onlyBAt) if (!sameValue(vb[c.at]!, c.dflt)) changed.push(c.name);
       const k = keyOf(va, keyAtA, removedOrChanged, 1 + aCols.length + bCols.length, key);
+      // A row only streamed is read once and dropped: plain rows, nothing counted.
+      if (!kept) {
+        return {
+          key: k,
+          before: rowOf(aCols, va),
+          after: rowOf(bCols, vb),
+          changed_columns: changed,
+        };
+      }
       return counted(
         changedRow(k, keptRow(aCols, va), keptRow(bCols, vb), changed),
         [{ names: aCols, values: va }, { names: bCols, values: vb }],
@@ -229,9 +239,10 @@ export function keyed(
     lazy,
   );
   forRanges(added, useRanges, () => {
-    rows.add("added", () => {
+    rows.add("added", (kept) => {
       const values = valuesOf(added, bCols.length, 0);
       const k = keyOf(values, keyAtB, added, bCols.length, afterKey);
+      if (!kept) return { key: k, row: rowOf(bCols, values) };
       return counted(addedOrRemoved(k, keptRow(bCols, values)), [{ names: bCols, values }]);
     });
   });

@@ -157,6 +157,8 @@ describe("diffSqliteDatabases() reads a wide table's values only for the rows it
       // Such rows are held as their values (_held_rows.ts): read, rendered
       // and written as JSON like any row.
       assert.deepEqual(structuredClone(diffFromJson(diffToJson(diff))), structuredClone(diff));
+      const held = t.rows.changed[0]!;
+      assert.equal(held.before, held.before, "one object while it is held");
       const text = renderDiffText(diff).split("\n");
       assert.ok(
         text.includes(`  ~ id=1: c7 'v1.7' -> 'x', c1999 'v1.1999' -> 'y'`),

@@ -214,8 +214,8 @@ const GC_EVERY_CHARS = 4 << 20;
  * @example
  * ```ts
  * import { diffToJson, writeDiffJson } from "./json.ts";
- * import { DIFF_FORMAT_VERSION } from "./types.ts";
- * const diff = {
+ * import { type DatabaseDiff, DIFF_FORMAT_VERSION } from "./types.ts";
+ * const diff: DatabaseDiff = {
  *   version: DIFF_FORMAT_VERSION,
  *   settings: { include_schema: true, include_data: true, max_rows: 1000, tables: null },
  *   databases: [],

@@ -210,32 +210,62 @@ async function checkTables(
 }
 
 /**
- * `--json FILE` (or `-`, stdout): the document encoded into a 1 MiB buffer as
- * it is serialised and written whenever the buffer is full, never as one
- * string (a wide table's kept rows make tens of MB of text).
+ * Bytes and text written to a file descriptor through a 1 MiB buffer: the
+ * JSON document comes in pieces and a changeset a value at a time, and a
+ * system call per piece made a 995-column table's changeset take minutes.
+ */
+class BufferedFile {
+  readonly #fd: number;
+  readonly #bytes = new Uint8Array(1 << 20);
+  readonly #encoder = new TextEncoder();
+  #used = 0;
+
+  constructor(fd: number) {
+    this.#fd = fd;
+  }
+
+  write(bytes: Uint8Array): void {
+    if (bytes.length > this.#bytes.length - this.#used) this.flush();
+    if (bytes.length >= this.#bytes.length) this.#writeAll(bytes);
+    else {
+      this.#bytes.set(bytes, this.#used);
+      this.#used += bytes.length;
+    }
+  }
+
+  text(text: string): void {
+    for (let rest = text;;) {
+      const { read, written } = this.#encoder.encodeInto(rest, this.#bytes.subarray(this.#used));
+      this.#used += written;
+      if (read === rest.length) return;
+      this.flush();
+      rest = rest.slice(read);
+    }
+  }
+
+  flush(): void {
+    this.#writeAll(this.#bytes.subarray(0, this.#used));
+    this.#used = 0;
+  }
+
+  #writeAll(bytes: Uint8Array): void {
+    for (let at = 0; at < bytes.length;) {
+      at += fs.writeSync(this.#fd, bytes, at, bytes.length - at);
+    }
+  }
+}
+
+/**
+ * `--json FILE` (or `-`, stdout): the document written as it is serialised,
+ * never as one string (a wide table's kept rows make tens of MB of text).
  */
 function writeJson(target: string, diff: DatabaseDiff): void {
   const fd = target === "-" ? 1 : fs.openSync(target, "w");
-  const bytes = new Uint8Array(1 << 20);
-  const encoder = new TextEncoder();
-  let used = 0;
-  const flush = (): void => {
-    for (let at = 0; at < used;) at += fs.writeSync(fd, bytes, at, used - at);
-    used = 0;
-  };
-  const put = (text: string): void => {
-    for (let rest = text;;) {
-      const { read, written } = encoder.encodeInto(rest, bytes.subarray(used));
-      used += written;
-      if (read === rest.length) return;
-      flush();
-      rest = rest.slice(read);
-    }
-  };
   try {
-    writeDiffJson(diff, put);
-    put("\n");
-    flush();
+    const out = new BufferedFile(fd);
+    writeDiffJson(diff, (text) => out.text(text));
+    out.text("\n");
+    out.flush();
   } finally {
     if (fd !== 1) fs.closeSync(fd);
   }
@@ -250,7 +280,8 @@ async function writeChangeset(
   exitCode: boolean,
 ): Promise<number> {
   const fd = fs.openSync(file, "w");
-  const renderer = new ChangesetRenderer({ write: (bytes) => void fs.writeSync(fd, bytes) });
+  const out = new BufferedFile(fd);
+  const renderer = new ChangesetRenderer(out);
   try {
     const diff = await streamSqliteDiff(
       before,
@@ -258,6 +289,7 @@ async function writeChangeset(
       { ...options, includeData: true, maxRows: 0 },
       renderer,
     );
+    out.flush();
     for (const o of renderer.omitted) {
       process.stderr.write(`note: ${o.table} is not in the changeset (${o.reason})\n`);
     }

@@ -60,3 +60,40 @@ describe("a closed stdout", () => {
     });
   }
 });
+
+/** Runs the CLI into a reader that waits a second before reading; its byte count and exit code. */
+function intoSlowReader(args: string[]): { code: string; bytes: number; stderr: string } {
+  const script = `"$@" 2>"${
+    dir.file("stderr.txt")
+  }" | (sleep 1; wc -c); echo "exit=\${PIPESTATUS[0]}"`;
+  const r = spawnSync("bash", ["-c", script, "_", ...cliCommand(), ...args], {
+    encoding: "utf8",
+    env: { ...process.env, NO_COLOR: "1" },
+    timeout: 120_000,
+  });
+  const stderr = spawnSync("cat", [dir.file("stderr.txt")], { encoding: "utf8" }).stdout;
+  const [bytes, code] = r.stdout.trim().split("\n");
+  return { code: code ?? "", bytes: Number(bytes), stderr };
+}
+
+// Bun makes a piped stdout non-blocking: a write into a full pipe failed
+// with EAGAIN ("internal error") before writes waited for the reader.
+describe("a slow reader", () => {
+  for (const flag of [["--sql"], ["--json", "-"]]) {
+    it(`gets all of db diff ${flag.join(" ")}, exit 0, however long it waits`, () => {
+      const file = dir.file(`whole${flag[0]}.txt`);
+      const whole = spawnSync(
+        "bash",
+        ["-c", `"$@" > "${file}"`, "_", ...cliCommand(), "db", "diff", before, afterDb, ...flag],
+        { encoding: "utf8", timeout: 120_000 },
+      );
+      assert.equal(whole.status, 0, whole.stderr);
+      const size = spawnSync("wc", ["-c", file], { encoding: "utf8" }).stdout.trim().split(" ")[0];
+      const r = intoSlowReader(["db", "diff", before, afterDb, ...flag]);
+      assert.equal(r.stderr, "");
+      assert.equal(r.code, "exit=0");
+      assert.ok(r.bytes > 65536 * 4, `more than a pipe holds (${r.bytes} bytes)`);
+      assert.equal(r.bytes, Number(size));
+    });
+  }
+});

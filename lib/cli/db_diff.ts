@@ -3,6 +3,7 @@
  *
  * @module
  */
+import { BufferedFile } from "./_write_all.ts";
 import * as fs from "node:fs";
 import process from "node:process";
 import { UsageError } from "../errors.ts";
@@ -210,52 +211,6 @@ async function checkTables(
 }
 
 /**
- * Bytes and text written to a file descriptor through a 1 MiB buffer: the
- * JSON document comes in pieces and a changeset a value at a time, and a
- * system call per piece made a 995-column table's changeset take minutes.
- */
-class BufferedFile {
-  readonly #fd: number;
-  readonly #bytes = new Uint8Array(1 << 20);
-  readonly #encoder = new TextEncoder();
-  #used = 0;
-
-  constructor(fd: number) {
-    this.#fd = fd;
-  }
-
-  write(bytes: Uint8Array): void {
-    if (bytes.length > this.#bytes.length - this.#used) this.flush();
-    if (bytes.length >= this.#bytes.length) this.#writeAll(bytes);
-    else {
-      this.#bytes.set(bytes, this.#used);
-      this.#used += bytes.length;
-    }
-  }
-
-  text(text: string): void {
-    for (let rest = text;;) {
-      const { read, written } = this.#encoder.encodeInto(rest, this.#bytes.subarray(this.#used));
-      this.#used += written;
-      if (read === rest.length) return;
-      this.flush();
-      rest = rest.slice(read);
-    }
-  }
-
-  flush(): void {
-    this.#writeAll(this.#bytes.subarray(0, this.#used));
-    this.#used = 0;
-  }
-
-  #writeAll(bytes: Uint8Array): void {
-    for (let at = 0; at < bytes.length;) {
-      at += fs.writeSync(this.#fd, bytes, at, bytes.length - at);
-    }
-  }
-}
-
-/**
  * `--json FILE` (or `-`, stdout): the document written as it is serialised,
  * never as one string (a wide table's kept rows make tens of MB of text).
  */
@@ -311,27 +266,20 @@ async function writeSql(
     throw new UsageError("--sql writes schema and data; drop --target");
   }
   const fd = target === true ? 1 : fs.openSync(target, "w");
-  // Writes are gathered into 64 KiB chunks and written synchronously, so
+  // Writes are gathered into 1 MiB chunks and written synchronously, so
   // memory stays flat however many rows stream through.
-  let buffer = "";
-  const flush = (): void => {
-    if (buffer !== "") fs.writeSync(fd, buffer);
-    buffer = "";
-  };
+  const out = new BufferedFile(fd);
   const keep = options.tables === undefined
     ? undefined
     : ((names) => (table: string) => names.has(foldName(table)))(
       new Set(options.tables.map(foldName)),
     );
   const renderer = new SqlRenderer({
-    write: (text) => {
-      buffer += text;
-      if (buffer.length >= 65536) flush();
-    },
+    write: (text) => out.text(text),
   }, keep);
   try {
     const diff = await streamSqliteDiff(before, after, { ...options, maxRows: 0 }, renderer);
-    flush();
+    out.flush();
     return exitCode && diffChanged(diff) ? 1 : 0;
   } finally {
     if (fd !== 1) fs.closeSync(fd);

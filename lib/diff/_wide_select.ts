@@ -10,8 +10,9 @@
  * A lazy SELECT is for loops that read the values of few of their rows and
  * only count the others (changes past the kept limits): its first column
  * comes from a statement of its own, stepped on every row, and the other
- * columns from statements stepped only when a row's values are read, up to
- * that row. Such a loop costs about one narrow statement, whatever the width.
+ * columns from statements prepared when first read and stepped only when a
+ * row's values are read, up to that row. Such a loop costs about one narrow
+ * statement, whatever the width.
  *
  * @module
  */
@@ -60,21 +61,28 @@ class SlicedSelect implements RowSource {
 
 class LazySelect implements RowSource {
   readonly #lead: RowSource;
-  readonly #parts: readonly RowSource[];
+  /** Each part's SQL; a part is prepared when its values are first read. */
+  readonly #sql: readonly string[];
+  readonly #prepare: (sql: string) => RowSource;
+  readonly #parts: (RowSource | null)[];
   /** Rows each part has stepped since the last bind. */
   readonly #at: number[];
   /** Rows the lead has stepped since the last bind. */
   #row = 0;
+  #params: SqliteParams | null = null;
 
-  constructor(lead: RowSource, parts: readonly RowSource[]) {
+  constructor(lead: RowSource, sql: readonly string[], prepare: (sql: string) => RowSource) {
     this.#lead = lead;
-    this.#parts = parts;
-    this.#at = parts.map(() => 0);
+    this.#sql = sql;
+    this.#prepare = prepare;
+    this.#parts = sql.map(() => null);
+    this.#at = sql.map(() => 0);
   }
 
   bind(params: SqliteParams): this {
     this.#lead.bind(params);
-    for (const p of this.#parts) p.bind(params);
+    for (const p of this.#parts) p?.bind(params);
+    this.#params = params;
     this.#row = 0;
     this.#at.fill(0);
     return this;
@@ -89,7 +97,12 @@ class LazySelect implements RowSource {
   value(i: number): SqliteValue {
     if (i === 0) return this.#lead.value(0);
     const k = Math.floor((i - 1) / COLUMNS_PER_STATEMENT);
-    const part = this.#parts[k]!;
+    let part = this.#parts[k];
+    if (part === null || part === undefined) {
+      part = this.#prepare(this.#sql[k]!);
+      if (this.#params !== null) part.bind(this.#params);
+      this.#parts[k] = part;
+    }
     while (this.#at[k]! < this.#row) {
       if (!part.step()) throw new Error("The statements of a wide SELECT disagree on its rows");
       this.#at[k]!++;
@@ -99,7 +112,7 @@ class LazySelect implements RowSource {
 
   finalize(): void {
     this.#lead.finalize();
-    for (const p of this.#parts) p.finalize();
+    for (const p of this.#parts) p?.finalize();
   }
 }
 
@@ -121,18 +134,23 @@ export function prepareSelect(
   lazy = false,
 ): RowSource {
   const split = lazy && columns.length > 1;
+  const from = split ? 1 : 0;
+  const sql: string[] = [];
+  for (let at = from; at < columns.length || at === 0; at += COLUMNS_PER_STATEMENT) {
+    sql.push(`SELECT ${columns.slice(at, at + COLUMNS_PER_STATEMENT).join(", ")} ${rest}`);
+  }
+  if (split) {
+    // The parts are prepared when first read: a wide SELECT takes SQLite
+    // tens of milliseconds to prepare, for nothing when no row is kept.
+    const lead = db.prepare(`SELECT ${columns[0]} ${rest}`);
+    return new LazySelect(lead, sql, (text) => db.prepare(text));
+  }
   const parts: RowSource[] = [];
   try {
-    if (split) parts.push(db.prepare(`SELECT ${columns[0]} ${rest}`));
-    const from = split ? 1 : 0;
-    for (let at = from; at < columns.length || at === 0; at += COLUMNS_PER_STATEMENT) {
-      const slice = columns.slice(at, at + COLUMNS_PER_STATEMENT);
-      parts.push(db.prepare(`SELECT ${slice.join(", ")} ${rest}`));
-    }
+    for (const text of sql) parts.push(db.prepare(text));
   } catch (e) {
     for (const p of parts) p.finalize();
     throw e;
   }
-  if (split) return new LazySelect(parts[0]!, parts.slice(1));
   return parts.length === 1 ? parts[0]! : new SlicedSelect(parts);
 }

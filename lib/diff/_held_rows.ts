@@ -12,6 +12,7 @@
  */
 import type { SqliteRow, SqliteValue } from "../sqlite/value.ts";
 import { rowOf } from "./_row_reading.ts";
+import { counted } from "./_kept_rows.ts";
 import type { AddedRow, ChangedRow } from "./types.ts";
 
 /** Rows at least this wide are held as their values. */
@@ -109,6 +110,26 @@ export function addedOrRemoved(key: SqliteRow | null, row: KeptRow): AddedRow {
   };
   heldOf.set(change, { row });
   return change;
+}
+
+/**
+ * An added or removed row read as its values: for a row only streamed
+ * (`kept` false, read once and dropped) a plain row; for a kept one a row of
+ * many columns held as its values, counted from them (see `counted`).
+ *
+ * @param kept whether the row is kept (the argument of `KeptRows.add`'s maker)
+ * @param key the row's key, or null
+ * @param names the columns
+ * @param values their values, in order
+ */
+export function addedRowOf(
+  kept: boolean,
+  key: SqliteRow | null,
+  names: readonly string[],
+  values: readonly SqliteValue[],
+): AddedRow {
+  if (!kept) return { key, row: rowOf(names, values) };
+  return counted(addedOrRemoved(key, keptRow(names, values)), [{ names, values }]);
 }
 
 /** A changed row from kept rows, as {@link addedOrRemoved}. */

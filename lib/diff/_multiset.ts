@@ -5,14 +5,16 @@
  * @module
  */
 import type { Database } from "../sqlite/database.ts";
-import type { SqliteRow } from "../sqlite/value.ts";
+import type { SqliteRow, SqliteValue } from "../sqlite/value.ts";
 import { compareValues } from "../sqlite/value.ts";
 import { COLUMNS_PER_STATEMENT, prepareSelect, type RowSource } from "./_wide_select.ts";
 import type { KeptRows } from "./_kept_rows.ts";
-import { fillRanges, forRanges, inRanges, objectOf } from "./_row_reading.ts";
+import { fillRanges, forRanges, inRanges, rowOf, valuesOf as readValues } from "./_row_reading.ts";
+import { addedRowOf } from "./_held_rows.ts";
 import { balanced, foldName, ident } from "./_sql.ts";
 import { dataColumns } from "./schema.ts";
 import type { TableDataInput, TableSide } from "./table_data.ts";
+import type { AddedRow } from "./types.ts";
 
 const RANGES_TABLE = "temp.dbagenteval_ranges";
 /** The before and after rows that may differ, from the cell comparison. */
@@ -126,12 +128,23 @@ export function multiset(input: TableDataInput, m: MultisetInput, rows: KeptRows
     const kind = n > 0 ? "removed" : "added";
     const names = n > 0 ? aCols : bCols;
     for (let i = 0; i < Math.abs(n); i++) {
-      rows.add(kind, () => {
-        const row = objectOf(stmt, names, 1);
-        return { key: m.keyOf === null ? null : m.keyOf(row), row };
-      });
+      rows.add(kind, (kept) => rowChange(m, kept, names, readValues(stmt, names.length, 1)));
     }
   });
+}
+
+/**
+ * A row left over on one side, from its values: a wide kept row is held as
+ * its values (_held_rows.ts), not built into an object.
+ */
+function rowChange(
+  m: MultisetInput,
+  kept: boolean,
+  names: readonly string[],
+  values: readonly SqliteValue[],
+): AddedRow {
+  const key = m.keyOf === null ? null : m.keyOf(rowOf(names, values));
+  return addedRowOf(kept, key, names, values);
 }
 
 /** The residue queries of a multiset comparison too wide for one GROUP BY. */
@@ -166,10 +179,7 @@ function mergeSorted(db: Database, m: MultisetInput, q: SortedSides, rows: KeptR
       return 0;
     };
     const emit = (stmt: RowSource, kind: "added" | "removed", names: readonly string[]): void => {
-      rows.add(kind, () => {
-        const row = objectOf(stmt, names, 0);
-        return { key: m.keyOf === null ? null : m.keyOf(row), row };
-      });
+      rows.add(kind, (kept) => rowChange(m, kept, names, readValues(stmt, names.length, 0)));
     };
     let hasA = sa.step();
     let hasB = sb.step();

@@ -5,10 +5,11 @@
  * @module
  */
 import type { Database } from "../sqlite/database.ts";
-import { emptyRow } from "../sqlite/value.ts";
+import { emptyRow, type SqliteRow } from "../sqlite/value.ts";
 import { prepareSelect } from "./_wide_select.ts";
 import type { KeptRows } from "./_kept_rows.ts";
-import { forRanges, objectOf, pick } from "./_row_reading.ts";
+import { forRanges, valuesOf } from "./_row_reading.ts";
+import { addedRowOf } from "./_held_rows.ts";
 import { foldName, ident } from "./_sql.ts";
 import { dataColumns } from "./schema.ts";
 import type { TableSide } from "./table_data.ts";
@@ -44,13 +45,22 @@ export function whole(db: Database, w: WholeSide, rows: KeptRows): void {
       [...cols.map(ident), ...(hidden ? [ident(key[0]!)] : [])],
       `FROM ${T}${order}`,
     );
+    // Where each key column is among the columns read (-1: not there, NULL).
+    const keyAt = key.map((k) => cols.indexOf(k));
     forRanges(stmt, null, () => {
-      rows.add(kind, () => {
-        const row = objectOf(stmt, cols, 0);
-        if (!hidden) return { key: key.length > 0 ? pick(row, key) : null, row };
-        const k = emptyRow();
-        k[key[0]!] = stmt.value(cols.length);
-        return { key: k, row };
+      rows.add(kind, (kept) => {
+        const values = valuesOf(stmt, cols.length, 0);
+        let k: SqliteRow | null = null;
+        if (hidden) {
+          k = emptyRow();
+          k[key[0]!] = stmt.value(cols.length);
+        } else if (key.length > 0) {
+          k = emptyRow();
+          for (let i = 0; i < key.length; i++) {
+            k[key[i]!] = keyAt[i]! < 0 ? null : values[keyAt[i]!]!;
+          }
+        }
+        return addedRowOf(kept, k, cols, values);
       });
     });
     return;
@@ -67,7 +77,7 @@ export function whole(db: Database, w: WholeSide, rows: KeptRows): void {
     let kept = 0;
     forRanges(stmt, null, () => {
       kept++;
-      rows.add(kind, () => ({ key: null, row: objectOf(stmt, cols, 0) }));
+      rows.add(kind, (keep) => addedRowOf(keep, null, cols, valuesOf(stmt, cols.length, 0)));
     });
     total -= kept;
   }

@@ -94,6 +94,43 @@ export function rowValue(
   return i === undefined ? undefined : row.values[i];
 }
 
+/** True for a name JavaScript lists before the others: an array index. */
+function isIndex(name: string): boolean {
+  const n = Number(name);
+  return Number.isInteger(n) && n >= 0 && n < 2 ** 32 - 1 && String(n) === name;
+}
+
+const orders = new WeakMap<readonly string[], readonly number[]>();
+
+/** Where each key of a row built of `names` is, in the order the object lists its keys. */
+function keyOrder(names: readonly string[]): readonly number[] {
+  let order = orders.get(names);
+  if (order === undefined) {
+    const at = names.map((_, i) => i);
+    order = [
+      ...at.filter((i) => isIndex(names[i]!)).sort((a, b) => Number(names[a]) - Number(names[b])),
+      ...at.filter((i) => !isIndex(names[i]!)),
+    ];
+    orders.set(names, order);
+  }
+  return order;
+}
+
+/**
+ * Maps the columns of an added or removed row's `row`, in the order
+ * `Object.entries(change.row)` lists them, but from a held row's values
+ * without building the row.
+ *
+ * @param change an added or removed row
+ * @param f called with each column's name and value
+ * @returns what `f` returned, in column order
+ */
+export function mapRow<T>(change: AddedRow, f: (name: string, value: SqliteValue) => T): T[] {
+  const row = heldOf.get(change)?.["row"];
+  if (row === undefined) return Object.entries(change.row).map(([k, v]) => f(k, v));
+  return keyOrder(row.names).map((i) => f(row.names[i]!, row.values[i]!));
+}
+
 const read = (row: KeptRow): SqliteRow => (row instanceof HeldRow ? row.build() : row);
 
 /**

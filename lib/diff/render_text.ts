@@ -7,8 +7,8 @@
  */
 import type { SqliteRow, SqliteValue } from "../sqlite/value.ts";
 import { sqlLiteral } from "./_sql.ts";
-import { rowValue } from "./_held_rows.ts";
-import type { DatabaseChange, DatabaseDiff, TableDiff } from "./types.ts";
+import { mapRow, rowValue } from "./_held_rows.ts";
+import type { AddedRow, DatabaseChange, DatabaseDiff, TableDiff } from "./types.ts";
 
 /**
  * Options of {@link renderDiffText}.
@@ -151,9 +151,11 @@ function rowLines(d: DatabaseChange, t: TableDiff): string[] {
     out.push(`  ~ ${key}: ${what.join(", ")}`);
   }
   more(t.rows.changed.length, t.counts.changed);
-  for (const r of t.rows.added) out.push(`  + ${rowText(r.row)}`);
+  // mapRow: a wide row held as its values is not built (_held_rows.ts).
+  const entries = (r: AddedRow): string => mapRow(r, (k, v) => `${k}=${literal(v)}`).join(", ");
+  for (const r of t.rows.added) out.push(`  + ${entries(r)}`);
   more(t.rows.added.length, t.counts.added);
-  for (const r of t.rows.removed) out.push(`  - ${rowText(r.row)}`);
+  for (const r of t.rows.removed) out.push(`  - ${entries(r)}`);
   more(t.rows.removed.length, t.counts.removed);
   if (t.bytes_cut === true) {
     out.push("  (rows past the --max-bytes budget were counted, not kept; raise it to see them)");

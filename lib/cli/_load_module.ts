@@ -10,7 +10,7 @@
  * - dotted, as the Python version wrote modules (`examples.toy_agent`): also
  *   `examples/toy_agent.ts` and `.js`.
  *
- * The export part may be written in snake_case as in the spec (`my_agent`,
+ * The export part may be written in snake_case, as Python users write it (`my_agent`,
  * `run_sql`): when the module has no such export but has its camelCase twin
  * (`myAgent`, `runSql`), the twin is used, and the other way round.
  *

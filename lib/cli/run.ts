@@ -315,7 +315,7 @@ export async function runCommand(file: string | undefined, options: RunOptions):
       }),
       ...(repeat === undefined ? {} : { repeat, min_pass_rate: options.minPassRate ?? 1 }),
     };
-    // stdout is the spec's run output unless --verbose asks for more (times, every check).
+    // stdout is the documented run output (docs/harness.md) unless --verbose asks for more.
     const text = options.verbose === true || repeat !== undefined
       ? verboseReport(run, { k: options.passK })
       : result.summary();

@@ -32,8 +32,8 @@ export const CASE_FIELDS = [
 ] as const;
 
 /**
- * Fields a case may have beyond the spec's, accepted but not listed in the
- * unknown-field message (whose words the spec fixes): `counterexample: false`
+ * Fields a case may have beyond the documented ones, accepted but not listed
+ * in the unknown-field message (whose words are golden): `counterexample: false`
  * opts a case out of `run --counterexamples`; `tenant` is the value the
  * tenant_filter rule wants for this case (a per-case rule option).
  */

@@ -1,6 +1,6 @@
 /**
  * The one row comparison, shared by rows_match and reference_rows, exactly as
- * the spec's "How rows are compared":
+ * "How rows are compared" in docs/harness.md:
  *
  * - columns with the same name on both sides are compared with each other
  *   (names match exactly first, then ignoring case, as SQL does);
@@ -170,8 +170,8 @@ function asRowSet(rows: ComparableRows): RowSet {
 }
 
 /**
- * True when the agent's rows are the expected rows, as the spec's "How rows
- * are compared" says (see the module documentation).
+ * True when the agent's rows are the expected rows, as "How rows are
+ * compared" in docs/harness.md says (see the module documentation).
  *
  * @param actual the agent's rows (objects, or a column list and positional rows)
  * @param expected the correct rows (from expect.rows or the reference SQL)

@@ -6,7 +6,7 @@ import type { RowSet } from "../row_set.ts";
 type Rows = Record<string, unknown>[];
 
 describe("compareRows()", () => {
-  // One row per bullet of the spec's "How rows are compared", and the edges around it.
+  // One row per rule of "How rows are compared" (docs/harness.md), and the edges around it.
   const cases: [string, Rows, Rows, { ordered?: boolean; precision?: number }, boolean][] = [
     // Column names can be different.
     ["matches {count: 2} against a column named total", [{ total: 2 }], [{ count: 2 }], {}, true],

@@ -1,6 +1,6 @@
 /**
  * Comparing two saved runs: regressions, fixes, added and removed cases,
- * printed as the spec's Markdown.
+ * printed as Markdown (docs/ci.md shows it).
  *
  * @module
  */
@@ -175,7 +175,7 @@ export class RunDiff {
   }
 
   /**
-   * The diff as the spec prints it: a title, the counts in bold, then a
+   * The diff as docs/ci.md shows it: a title, the counts in bold, then a
    * section per non-empty group (Regressions, Fixes, Other changes, Added,
    * Removed).
    *

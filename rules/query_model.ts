@@ -227,7 +227,7 @@ export function tableRefs(statement: SqlStatement): TableRef[] {
 }
 
 /**
- * Renders a list the way the spec's messages print it (a Python list repr):
+ * Renders a list the way the documented messages print it (a Python list repr):
  * `['orders', 'items']`.
  *
  * @param items the strings

@@ -1,5 +1,5 @@
 /**
- * The spec's "Write your own rule" example, as written, in TypeScript: a
+ * The "Write your own rule" example of docs/rules.md, as written, in TypeScript: a
  * custom rule is a Check with a name and a run, and sits in a RULES list
  * beside the built-in rules.
  */

@@ -5,7 +5,7 @@
  * A name matches the database's name in the diff (its path relative to the
  * compared folder, or its file name), that name's last part, or the last
  * part without its extension: `"users"` and `"users.db"` both select
- * `data/users.db`, as the spec's examples write both. A path matches the
+ * `data/users.db`, as the documented examples write both. A path matches the
  * database's before or after path, compared after normalising `.` and `..`.
  *
  * @module

@@ -1,7 +1,7 @@
 /**
  * The selector language: a JSON or YAML object that says which database
  * changes to look for, tested against a diff document. docs/selector.md
- * describes the language and every choice the spec left open.
+ * describes the language and every choice made in it.
  *
  * @example
  * ```ts

@@ -1,6 +1,6 @@
 /**
  * The selector document as plain data, after validation. Key names keep the
- * spec's spelling (`has_one`, `$not-eq`, `by_key`); docs/selector.md
+ * documented spelling (`has_one`, `$not-eq`, `by_key`); docs/selector.md
  * describes what each one means.
  *
  * @module

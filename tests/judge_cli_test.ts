@@ -125,7 +125,7 @@ describe("dbagenteval run --judge", () => {
       ["answer", "faithful", "PASS", "The rows say 2000."],
       ["answer", "relevant", "PASS", "It gives the total."],
     ]);
-    // The spec's run output ends with the totals and first failing stages:
+    // The documented run output ends with the totals and first failing stages:
     // the judge calls are counted in the run file and the report instead.
     assert.doesNotMatch(r.stdout, /judge calls/);
     assert.match(r.stdout, /first failing stage answer: 1\n$/);

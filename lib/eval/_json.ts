@@ -1,6 +1,6 @@
 /**
  * Prints values for people as compact JSON (`[{"total":11900}]`), the form
- * the CLI uses where the spec shows Python's repr. Handles what JSON.stringify
+ * the CLI uses where the docs show Python's repr. Handles what JSON.stringify
  * cannot: bigint (printed as a plain integer), BLOBs (as `x'00ff'`), undefined.
  *
  * @module
@@ -34,7 +34,7 @@ export function jsonText(value: unknown): string {
 }
 
 /**
- * Formats a list of names the way the spec prints them: `['expects', 'x']`.
+ * Formats a list of names the way the docs print them: `['expects', 'x']`.
  *
  * @param names the names
  * @returns the text

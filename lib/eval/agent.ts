@@ -52,7 +52,7 @@ export interface AgentContext {
  */
 export type Agent = (question: string, context: AgentContext) => unknown;
 
-/** The hint of the spec's "Common problems" table for rows that are not objects. */
+/** The hint of the documented "Common problems" table for rows that are not objects. */
 export const ROWS_HINT =
   "your rows are arrays (tuples): turn each into an object with Object.fromEntries(columns.map((c, i) => [c, row[i]])), as in the executor example";
 
@@ -91,7 +91,7 @@ function clip(text: string): string {
  * @param rows the value to check
  * @param where what the rows belong to, for the message, e.g. "rows"
  * @returns the rows
- * @throws {TraceError} "rows must be a list of objects", with the spec's hint
+ * @throws {TraceError} "rows must be a list of objects", with the documented hint
  * @example
  * ```ts
  * import { checkRows } from "./agent.ts";
@@ -134,7 +134,7 @@ export function checkRows(rows: unknown, where: string): Row[] {
  * @param where what the rows belong to, for the message, e.g. "rows"
  * @param columns the column names given beside the rows, if any
  * @returns the rows as objects, with the column list when a name repeats
- * @throws {TraceError} naming the bad part, with the spec's hint for tuples
+ * @throws {TraceError} naming the bad part, with the documented hint for tuples
  * @example
  * ```ts
  * import { readRows } from "./agent.ts";

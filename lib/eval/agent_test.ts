@@ -70,7 +70,7 @@ describe("toTrace()", () => {
     ["refuses a list", [1], /^the agent returned a list/],
     ["refuses an object without known keys", { text: "2" }, /unknown key\(s\) \['text'\]/],
     [
-      "refuses rows that are tuples, with the spec's hint",
+      "refuses rows that are tuples, with the documented hint",
       { rows: [[2]] },
       /^rows must be a list of objects: rows\[0\] is a list \(\[2\]\); your rows are arrays \(tuples\): turn each into an object with Object\.fromEntries/,
     ],

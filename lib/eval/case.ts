@@ -1,5 +1,5 @@
 /**
- * A test case, as read from a cases file (fields keep the spec's spelling).
+ * A test case, as read from a cases file (fields keep the documented spelling).
  *
  * @module
  */

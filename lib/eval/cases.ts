@@ -68,7 +68,7 @@ export function slugify(question: string): string {
 
 /**
  * The line each loaded case starts on in its cases file, kept beside the
- * case (not in it: a TestCase holds the spec's fields only) for reports
+ * case (not in it: a TestCase holds the documented fields only) for reports
  * that point at the case, such as CI annotations.
  */
 const LINES = new WeakMap<TestCase, number>();

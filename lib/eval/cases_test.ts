@@ -50,7 +50,7 @@ describe("parseCases()", () => {
 
   const errors: [string, string, string, string][] = [
     [
-      "reports unknown fields in the spec's words, on the key's line",
+      "reports unknown fields in the documented words, on the key's line",
       "bad.yaml",
       "- expects:\n    rows: []\n  question: Q?\n",
       "bad.yaml:1: unknown field(s) ['expects']; allowed: expect, id, ordered, precision, question, reference_sql, tags",

@@ -1,7 +1,7 @@
 /**
  * The verbose text report (`run --verbose`): every case with its time and
  * every check, passing ones too, then the totals and the slowest cases. The
- * default output stays the spec's (SuiteResult.summary()); this one is for
+ * default output stays the documented one (SuiteResult.summary()); this one is for
  * a person reading a CI log.
  *
  * @module

@@ -134,7 +134,7 @@ describe("run files", () => {
 });
 
 describe("diffRuns()", () => {
-  it("diffRuns() prints the spec's Markdown for a fix", async () => {
+  it("diffRuns() prints the documented Markdown for a fix", async () => {
     const diff = diffRuns(await run(11900), await run(2000));
     assert.equal(
       diff.markdown(),

@@ -131,7 +131,7 @@ export class Scorecard {
   }
 
   /**
-   * The scorecard as the spec prints it: the question, one line per check
+   * The scorecard as the docs print it: the question, one line per check
    * (stage, name, status, detail), then the verdict.
    *
    * @returns the text, without a final newline

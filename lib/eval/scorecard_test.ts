@@ -12,7 +12,7 @@ const r = (stage: string, name: string, status: Status, detail = ""): CheckResul
 });
 
 describe("verdictOf()", () => {
-  // One row per verdict rule of the spec's "The verdicts" table.
+  // One row per verdict rule of the documented "The verdicts" table.
   const cases: [string, CheckResult[], string | undefined, Status][] = [
     [
       "gives PASS when at least one check ran and none failed",
@@ -109,7 +109,7 @@ describe("Scorecard", () => {
     });
   }
 
-  it("Scorecard.summary() prints the spec's layout for a PASS", () => {
+  it("Scorecard.summary() prints the documented layout for a PASS", () => {
     const card = new Scorecard({
       question: "How many orders are delivered?",
       trace,

@@ -1,6 +1,6 @@
 /**
  * Running a whole list of cases against an agent, a few at a time, into a
- * {@link SuiteResult} that prints the spec's run output.
+ * {@link SuiteResult} that prints the documented run output.
  *
  * @module
  */
@@ -130,7 +130,7 @@ export function caseProblems(
 }
 
 /**
- * The spec's run output: one line per case (verdict, id), the problem of each
+ * The documented run output: one line per case (verdict, id), the problem of each
  * case that did not pass, then the totals and the first failing stages.
  *
  * @param cases the case results, in file order
@@ -237,7 +237,7 @@ export class SuiteResult implements SuiteTotals {
   }
 
   /**
-   * The run output exactly as the spec prints it. The number of judge calls
+   * The run output exactly as the docs print it. The number of judge calls
    * is not in it: it is in the run file (`judge_calls`), the Markdown report
    * and, with `run --verbose`, on stderr.
    *

@@ -28,7 +28,7 @@ const shopAgent = (question: string) => {
 };
 
 describe("runSuite()", () => {
-  it("runSuite() prints the spec's run output for the tutorial", async () => {
+  it("runSuite() prints the documented run output for the tutorial", async () => {
     const result = await runSuite(CASES, shopAgent, { execute });
     assert.equal(
       result.summary(),
@@ -46,7 +46,7 @@ describe("runSuite()", () => {
     assert.deepEqual(result.failuresByStage, { execute: 1 });
   });
 
-  // Python's rounding, ties to even, as the spec's outputs print it.
+  // Python's rounding, ties to even, as the documented outputs print it.
   const halves: [passed: number, total: number, percent: string][] = [
     [1, 8, "12%"],
     [3, 8, "38%"],
@@ -120,7 +120,7 @@ describe("runSuite()", () => {
     });
   }
 
-  it("runSuite() refuses reference_sql without an executor, in the spec's words", async () => {
+  it("runSuite() refuses reference_sql without an executor, in the documented words", async () => {
     await assert.rejects(runSuite(CASES, shopAgent), (e: unknown) => {
       assert.ok(e instanceof UsageError);
       assert.equal(e.message, "some cases have reference_sql; pass --execute");

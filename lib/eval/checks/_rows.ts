@@ -1,6 +1,6 @@
 /**
  * Helpers the row checks share: the agent's rows in a trace, and the
- * "N row(s), first: [...]" text of the spec's failure details.
+ * "N row(s), first: [...]" text of the documented failure details.
  *
  * @module
  */

@@ -200,7 +200,7 @@ describe("reference_rows", () => {
     ["passes rows equal to the reference rows", Trace.simple(Q, { rows: [{ total: 2 }] }), {
       referenceRows: [{ "COUNT(*)": 2 }],
     }, [["execute", "PASS", "1 row(s)"]]],
-    ["fails in the spec's words", Trace.simple(Q, { rows: [{ total: 11900 }] }), {
+    ["fails in the documented words", Trace.simple(Q, { rows: [{ total: 11900 }] }), {
       referenceRows: [{ "SUM(amount)": 2000 }],
     }, [[
       "execute",

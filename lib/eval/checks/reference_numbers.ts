@@ -33,7 +33,7 @@ function referenceValues(rows: readonly Row[], precision: number) {
  * - one reference value: the answer must have it, and no other number;
  * - several: every number of the answer must be a reference value, and the
  *   answer must have at least one of them (it cannot know if the answer
- *   covers all rows, as the spec warns);
+ *   covers all rows, as the docs warn);
  * - no rows (or only NULL): the answer must have no number but 0.
  *
  * Numbers that the question itself has (a year, "top 5") are allowed. A

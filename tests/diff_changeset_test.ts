@@ -119,6 +119,54 @@ describe("db diff --changeset", () => {
     },
   );
 
+  it("encodes integers across the 32-bit halves, reals, -0 and wide rows", async () => {
+    // Values a changeset writes as 8 bytes: negative, past 2^32, at 2^53 and
+    // 2^63; each row changed, removed or added, so old values must match too.
+    const ints = [
+      "-1",
+      "-2147483648",
+      "-2147483649",
+      "4294967295",
+      "4294967296",
+      "-4294967296",
+      "-4294967297",
+      "9007199254740991",
+      "-9007199254740991",
+      "9223372036854775807",
+      "-9223372036854775808",
+      "0.5",
+      "-0.0",
+      "1e300",
+    ];
+    const cols = Array.from({ length: 150 }, (_, i) => `c${i}`);
+    const make = (names: readonly string[]): string =>
+      `CREATE TABLE e(id INTEGER PRIMARY KEY, v);
+       INSERT INTO e VALUES ${ints.map((v, i) => `(${i + 1}, ${v})`).join(", ")};
+       CREATE TABLE w(id INTEGER PRIMARY KEY, ${names.join(", ")});
+       INSERT INTO w VALUES ${
+        [1, 2, 3].map((r) => `(${r}, ${cols.map((_, j) => `${r * 1000 + j}`).join(", ")})`)
+          .join(", ")
+      };`;
+    const a = makeDb(dir.file("ia.db"), make(cols));
+    const b = makeDb(
+      dir.file("ib.db"),
+      make(cols) +
+        `UPDATE e SET v = -v WHERE id % 2 = 0; DELETE FROM e WHERE id = 3;
+         INSERT INTO e VALUES (100, -9007199254740993), (101, -123456789012);
+         UPDATE w SET C7 = -C7, C149 = 'x' WHERE id = 2; DELETE FROM w WHERE id = 3;
+         INSERT INTO w SELECT 4, ${cols.map((_, j) => `-${j}`).join(", ")};`,
+    );
+    const { bytes, omitted } = await changesetOf(a, b);
+    assert.deepEqual(omitted, []);
+    const out = dir.file("ic.db");
+    await applyChangeset(a, bytes, out);
+    const diff = await diffSqliteDatabases(out, b, { includeSchema: false });
+    assert.deepEqual(
+      diff.databases[0]!.tables.map((t) => [t.name, t.status]),
+      [["e", "unchanged"], ["w", "unchanged"]],
+    );
+  });
+
   it("carries every table it can of 40 seeded pairs", { timeout: 600_000 }, async () => {
     const problems: string[] = [];
     for (let n = 0; n < 40; n++) {

@@ -50,42 +50,90 @@ function varint(n: number): number[] {
   return out;
 }
 
-/** One value of a record; `undefined` is the "not present" marker. */
-function value(v: SqliteValue | undefined): Uint8Array {
-  if (v === undefined) return new Uint8Array([0]);
-  if (v === null) return new Uint8Array([5]);
-  if (typeof v === "string" || v instanceof Uint8Array) {
-    const bytes = typeof v === "string" ? encodeSqliteText(v) : v;
-    const len = varint(bytes.length);
-    const out = new Uint8Array(1 + len.length + bytes.length);
-    out[0] = typeof v === "string" ? 3 : 4;
-    out.set(len, 1);
-    out.set(bytes, 1 + len.length);
-    return out;
+/**
+ * The bytes of one row change, in a buffer reused from row to row: a 995-column
+ * row was a Uint8Array (and a DataView, a BigInt) per value.
+ */
+class RecordBytes {
+  #bytes = new Uint8Array(1 << 16);
+  #view = new DataView(this.#bytes.buffer);
+  #used = 0;
+
+  /** Starts a row change. */
+  clear(): void {
+    this.#used = 0;
   }
-  const out = new Uint8Array(9);
-  const view = new DataView(out.buffer);
-  if (typeof v === "bigint") {
-    out[0] = 1;
-    view.setBigInt64(1, v);
-  } else if (Number.isSafeInteger(v) && !Object.is(v, -0)) {
-    out[0] = 1;
-    view.setBigInt64(1, BigInt(v));
-  } else {
-    out[0] = 2;
-    view.setFloat64(1, v);
+
+  /** The bytes written since {@link clear} (a view of the buffer, valid until the next write). */
+  get bytes(): Uint8Array {
+    return this.#bytes.subarray(0, this.#used);
   }
-  return out;
+
+  #room(n: number): void {
+    if (this.#used + n <= this.#bytes.length) return;
+    const grown = new Uint8Array(Math.max(2 * this.#bytes.length, this.#used + n));
+    grown.set(this.#bytes.subarray(0, this.#used));
+    this.#bytes = grown;
+    this.#view = new DataView(grown.buffer);
+  }
+
+  byte(b: number): void {
+    this.#room(1);
+    this.#bytes[this.#used++] = b;
+  }
+
+  #varint(n: number): void {
+    if (n < 0x80) return this.byte(n);
+    const groups = varint(n);
+    this.#room(groups.length);
+    for (const g of groups) this.#bytes[this.#used++] = g;
+  }
+
+  /** One value of a record; `undefined` is the "not present" marker. */
+  value(v: SqliteValue | undefined): void {
+    if (v === undefined) return this.byte(0);
+    if (v === null) return this.byte(5);
+    if (typeof v === "string" || v instanceof Uint8Array) {
+      const bytes = typeof v === "string" ? encodeSqliteText(v) : v;
+      this.byte(typeof v === "string" ? 3 : 4);
+      this.#varint(bytes.length);
+      this.#room(bytes.length);
+      this.#bytes.set(bytes, this.#used);
+      this.#used += bytes.length;
+      return;
+    }
+    this.#room(9);
+    const at = this.#used + 1;
+    if (typeof v === "bigint") {
+      this.#bytes[this.#used] = 1;
+      this.#view.setBigInt64(at, v);
+    } else if (Number.isSafeInteger(v) && !Object.is(v, -0)) {
+      // Two 32-bit halves, two's complement: no BigInt per value.
+      const high = Math.floor(v / 0x1_0000_0000);
+      this.#bytes[this.#used] = 1;
+      this.#view.setInt32(at, high);
+      this.#view.setUint32(at + 4, v - high * 0x1_0000_0000);
+    } else {
+      this.#bytes[this.#used] = 2;
+      this.#view.setFloat64(at, v);
+    }
+    this.#used += 9;
+  }
 }
 
 /** What the renderer knows of the table being compared. */
 interface Current {
   readonly table: TableSchema;
   readonly columns: readonly string[];
+  /** `columns` folded (foldName). */
+  readonly folded: readonly string[];
+  /** Where each folded column name is in `columns`. */
+  readonly at: ReadonlyMap<string, number>;
   readonly key: ReadonlySet<string>;
+  /** Whether each column is in the key. */
+  readonly inKey: readonly boolean[];
   headerWritten: boolean;
 }
-
 /**
  * Writes the changeset as the diff streams; pass it to `streamSqliteDiff`.
  *
@@ -103,6 +151,7 @@ interface Current {
 export class ChangesetRenderer implements DiffListener {
   readonly #sink: ChangesetSink;
   #current: Current | null = null;
+  readonly #out = new RecordBytes();
   /** Tables (and why) whose changes a changeset cannot carry. */
   readonly omitted: { table: string; reason: string }[] = [];
 
@@ -129,10 +178,15 @@ export class ChangesetRenderer implements DiffListener {
     }
     if (after.columns.some((c) => c.hidden !== 0)) return omit("generated or hidden columns");
     const columns = after.columns.map((c) => c.name);
+    const folded = columns.map(foldName);
+    const key = new Set(after.key.map(foldName));
     this.#current = {
       table: after,
       columns,
-      key: new Set(after.key.map(foldName)),
+      folded,
+      at: new Map(folded.map((f, i) => [f, i])),
+      key,
+      inKey: folded.map((f) => key.has(f)),
       headerWritten: false,
     };
   }
@@ -147,33 +201,56 @@ export class ChangesetRenderer implements DiffListener {
       }
       return;
     }
-    const parts: Uint8Array[] = [];
-    const record = (row: SqliteRow, present: (c: string) => boolean): void => {
-      const byFold = new Map(Object.keys(row).map((k) => [foldName(k), k]));
-      for (const c of cur.columns) {
-        const name = byFold.get(foldName(c));
-        parts.push(value(name !== undefined && present(c) ? row[name] ?? null : undefined));
+    const out = this.#out;
+    out.clear();
+    const n = cur.columns.length;
+    /** Writes a record of `row`'s values of the columns `present` says, the others undefined. */
+    const record = (row: SqliteRow, present: (i: number) => boolean): void => {
+      // The row's own name of each column: the same name but for its case.
+      let byFold: Map<string, string> | null = null;
+      for (let i = 0; i < n; i++) {
+        if (!present(i)) {
+          out.value(undefined);
+          continue;
+        }
+        const c = cur.columns[i]!;
+        let name: string | undefined = c;
+        if (!Object.hasOwn(row, c)) {
+          byFold ??= new Map(Object.keys(row).map((k) => [foldName(k), k]));
+          name = byFold.get(cur.folded[i]!);
+        }
+        out.value(name !== undefined ? row[name] ?? null : undefined);
       }
     };
     const all = (): boolean => true;
     if (event.kind === "added") {
-      parts.push(new Uint8Array([INSERT, 0]));
+      out.byte(INSERT);
+      out.byte(0);
       record(event.change.row, all);
     } else if (event.kind === "removed") {
-      parts.push(new Uint8Array([DELETE, 0]));
+      out.byte(DELETE);
+      out.byte(0);
       record(event.change.row, all);
     } else {
       const c = event.change;
       const changed = new Set(c.changed_columns.map(foldName));
       if ([...changed].some((k) => cur.key.has(k))) {
-        parts.push(new Uint8Array([DELETE, 0]));
+        out.byte(DELETE);
+        out.byte(0);
         record(c.before, all);
-        parts.push(new Uint8Array([INSERT, 0]));
+        out.byte(INSERT);
+        out.byte(0);
         record(c.after, all);
       } else {
-        parts.push(new Uint8Array([UPDATE, 0]));
-        record(c.before, (col) => cur.key.has(foldName(col)) || changed.has(foldName(col)));
-        record(c.after, (col) => changed.has(foldName(col)));
+        const isChanged = new Uint8Array(n);
+        for (const k of changed) {
+          const i = cur.at.get(k);
+          if (i !== undefined) isChanged[i] = 1;
+        }
+        out.byte(UPDATE);
+        out.byte(0);
+        record(c.before, (i) => cur.inKey[i]! || isChanged[i] === 1);
+        record(c.after, (i) => isChanged[i] === 1);
       }
     }
     if (!cur.headerWritten) {
@@ -185,6 +262,7 @@ export class ChangesetRenderer implements DiffListener {
         new Uint8Array([0x54, ...varint(cur.columns.length), ...pk, ...name, 0]),
       );
     }
-    for (const p of parts) this.#sink.write(p);
+    // A copy: the sink may keep what it is given.
+    this.#sink.write(out.bytes.slice());
   }
 }

@@ -8,7 +8,7 @@ import * as fs from "node:fs";
 import { Buffer } from "node:buffer";
 import { spawnSync } from "node:child_process";
 import { DatabaseSync } from "node:sqlite";
-import { makeDb, tempDir } from "./fixtures.ts";
+import { firstLeaf, makeDb, tempDir } from "./fixtures.ts";
 import { runCli } from "./cli.ts";
 
 const dir = tempDir();
@@ -21,18 +21,6 @@ function damage(file: string, p: number, byte: number): void {
   const fd = fs.openSync(file, "r+");
   fs.writeSync(fd, Buffer.alloc(4096, byte), 0, 4096, (p - 1) * 4096);
   fs.closeSync(fd);
-}
-
-/** The first leaf under the interior root of table `name`. */
-function firstLeaf(file: string, name: string): number {
-  const db = new DatabaseSync(file);
-  const root = Number(
-    db.prepare("SELECT rootpage FROM sqlite_schema WHERE name = ?").get(name)!["rootpage"],
-  );
-  db.close();
-  const page = fs.readFileSync(file).subarray((root - 1) * 4096, root * 4096);
-  assert.equal(page[0], 0x05, `${name}'s root is an interior page`);
-  return page.readUInt32BE(page.readUInt16BE(12));
 }
 
 describe("db diff --table", () => {

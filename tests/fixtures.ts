@@ -96,3 +96,19 @@ export function snapshotDir(dir: string): Record<string, { mtimeMs: number; byte
   }
   return out;
 }
+
+/**
+ * The first leaf page under table `name`'s root, which must be an interior
+ * page of a table b-tree (4096-byte pages): a page to damage or change that
+ * belongs to that table alone.
+ */
+export function firstLeaf(file: string, name: string): number {
+  const db = new DatabaseSync(file);
+  const root = Number(
+    db.prepare("SELECT rootpage FROM sqlite_schema WHERE name = ?").get(name)!["rootpage"],
+  );
+  db.close();
+  const page = fs.readFileSync(file).subarray((root - 1) * 4096, root * 4096);
+  if (page[0] !== 0x05) throw new Error(`${name}'s root is not an interior page`);
+  return page.readUInt32BE(page.readUInt16BE(12));
+}

@@ -28,6 +28,8 @@ export interface ScannedFile {
 /** Both files, compared page by page. Close it when done. */
 export interface PageScan {
   readonly pageSize: number;
+  /** The bytes of a page that hold b-tree content: the page size less the reserved bytes. */
+  readonly usable: number;
   readonly before: ScannedFile;
   readonly after: ScannedFile;
   /** 1 for a page (by number) that differs or exists on one side only; page 1 is never marked. */
@@ -241,6 +243,7 @@ async function compare({ a, b, ha, hb }: OpenPair): Promise<PageScan> {
   let open = true;
   return {
     pageSize: size,
+    usable: size - ha.reserved,
     before: { fd: a, pages: ha.pages, freelistTrunk: ha.freelistTrunk, types: typesA },
     after: { fd: b, pages: hb.pages, freelistTrunk: hb.freelistTrunk, types: typesB },
     dirty,

@@ -192,6 +192,7 @@ class TreeScan {
     let open = true;
     return {
       pageSize: this.#size,
+      usable: this.#usable,
       before: { fd: a, pages: ha.pages, freelistTrunk: ha.freelistTrunk, types: this.#a.types },
       after: { fd: b, pages: hb.pages, freelistTrunk: hb.freelistTrunk, types: this.#b.types },
       dirty: this.#dirty,

@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import * as fs from "node:fs";
 import { Buffer } from "node:buffer";
 import { DatabaseSync } from "node:sqlite";
-import { makeDb, tempDir } from "../../tests/fixtures.ts";
+import { firstLeaf, makeDb, tempDir } from "../../tests/fixtures.ts";
 import { openDatabase } from "../sqlite/database.ts";
 import { diffSqliteDatabases } from "./diff_sqlite.ts";
 import { pagePlan, type TablePages } from "./page_plan.ts";
@@ -214,18 +214,6 @@ describe("scanTrees() and --table give the diff made without skipping pages", ()
     });
   }
 });
-
-/** The first leaf page under the root of table `name`. */
-function firstLeaf(file: string, name: string): number {
-  const db = new DatabaseSync(file);
-  const root = Number(
-    db.prepare("SELECT rootpage FROM sqlite_schema WHERE name = ?").get(name)!["rootpage"],
-  );
-  db.close();
-  const page = fs.readFileSync(file).subarray((root - 1) * 4096, root * 4096);
-  assert.equal(page[0], 0x05, `${name}'s root is an interior page`);
-  return page.readUInt32BE(page.readUInt16BE(12));
-}
 
 /** Overwrites page `p` of `file` (4096-byte pages) from byte `at` on with `bytes`. */
 function damage(file: string, p: number, bytes: Buffer, at = 0): void {

@@ -282,9 +282,8 @@ function plan(scan: PageScan, sides: { before: SideSchema; after: SideSchema }):
         const touched = walk(reader, t.rootPage, { owned, dirty });
         if (side === sides.before && !touched) clean.add(t.name);
       }
-      // Every other b-tree: indexes (automatic ones too) and the tables a
-      // --table filter left out, so that their changed pages are not taken
-      // for overflow pages.
+      // Every other b-tree: indexes, the automatic ones too, so that their
+      // changed pages are not taken for overflow pages.
       for (const root of side.roots) {
         if (root > 1 && !walked.has(root)) walk(reader, root, { owned });
       }
@@ -293,7 +292,7 @@ function plan(scan: PageScan, sides: { before: SideSchema; after: SideSchema }):
     for (let p = 2; p < n; p++) if (dirty[p] === 1 && owned[p] === 0) return null;
   }
   const marks = new Uint8Array(n);
-  const usable = scan.pageSize - reservedBytes(scan.before.fd);
+  const { usable } = scan;
   const tablePages = (name: string): TablePages | null => {
     const ta = sides.before.tables.get(name);
     const tb = sides.after.tables.get(name);
@@ -372,13 +371,6 @@ function plan(scan: PageScan, sides: { before: SideSchema; after: SideSchema }):
     return { identical: false, ranges, residue };
   };
   return { table: tablePages };
-}
-
-/** The bytes reserved at the end of each page (the header's byte 20). */
-function reservedBytes(fd: number): number {
-  const b = Buffer.alloc(1);
-  fs.readSync(fd, b, 0, 1, 20);
-  return b[0]!;
 }
 
 function rowidTable(t: TableSchema): boolean {

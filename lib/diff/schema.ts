@@ -53,9 +53,10 @@ export interface SideSchema {
   readonly tables: ReadonlyMap<string, TableSchema>;
   readonly objects: readonly ObjectSchema[];
   /**
-   * The root page of every b-tree in the file, read or not (tables left out
-   * by a filter, the automatic indexes of UNIQUE and PRIMARY KEY): the page
-   * comparison needs to know which pages belong to some b-tree.
+   * The root page of every b-tree read: with no table filter, every one in
+   * the file (the automatic indexes of UNIQUE and PRIMARY KEY too), which the
+   * whole-file page comparison needs to know which pages belong to some
+   * b-tree. A filtered diff compares only the named trees' pages instead.
    */
   readonly roots: readonly number[];
 }
@@ -93,8 +94,7 @@ export function readSchema(
   const kept = db.query(
     `SELECT type, name, tbl_name, sql, rootpage FROM ${from}${only} ORDER BY name`,
   );
-  const roots = (keep === null ? kept : db.query(`SELECT rootpage FROM ${from}`))
-    .map((r) => Number(r["rootpage"] ?? 0)).filter((p) => p > 0);
+  const roots = kept.map((r) => Number(r["rootpage"] ?? 0)).filter((p) => p > 0);
   const names = keep === null
     ? null
     : kept.filter((r) => r["type"] === "table").map((r) => String(r["name"]));
@@ -138,38 +138,41 @@ function readColumns(
   schema: string,
   only: readonly string[] | null,
 ): Map<string, ColumnInfo[]> {
-  if (only !== null) {
-    // A few named tables: one query each, never a pass over every table.
-    const out = new Map<string, ColumnInfo[]>();
-    for (const name of only) {
-      try {
-        for (const [k, v] of readColumnsOf(db, schema, name)) out.set(k, v);
-      } catch (e) {
-        if (!/no such module/.test(e instanceof Error ? e.message : "")) throw e;
-      }
-    }
-    return out;
-  }
+  // A few named tables: one query each, never a pass over every table.
+  if (only !== null) return readColumnsByTable(db, schema, only);
   try {
     return readColumnsOf(db, schema, "");
   } catch (e) {
     // A virtual table whose module this build lacks cannot list its columns
     // ("no such module"): read table by table, and give that one none. Its
     // rows are not compared anyway (they belong to the module).
-    if (!/no such module/.test(e instanceof Error ? e.message : "")) throw e;
-    const out = new Map<string, ColumnInfo[]>();
+    if (!noSuchModule(e)) throw e;
     const names = db.query(
       `SELECT name FROM ${ident(schema)}.sqlite_schema WHERE type = 'table'`,
     ).map((r) => String(r["name"]));
-    for (const name of names) {
-      try {
-        for (const [k, v] of readColumnsOf(db, schema, name)) out.set(k, v);
-      } catch (inner) {
-        if (!/no such module/.test(inner instanceof Error ? inner.message : "")) throw inner;
-      }
-    }
-    return out;
+    return readColumnsByTable(db, schema, names);
   }
+}
+
+/** The columns of each of `names`, one query each; a table whose module is missing gets none. */
+function readColumnsByTable(
+  db: Database,
+  schema: string,
+  names: readonly string[],
+): Map<string, ColumnInfo[]> {
+  const out = new Map<string, ColumnInfo[]>();
+  for (const name of names) {
+    try {
+      for (const [k, v] of readColumnsOf(db, schema, name)) out.set(k, v);
+    } catch (e) {
+      if (!noSuchModule(e)) throw e;
+    }
+  }
+  return out;
+}
+
+function noSuchModule(e: unknown): boolean {
+  return /no such module/.test(e instanceof Error ? e.message : "");
 }
 
 function readColumnsOf(db: Database, schema: string, only: string): Map<string, ColumnInfo[]> {

@@ -3,7 +3,8 @@
  * what can be checked without GitHub: they parse, have the keys GitHub
  * requires, their shell scripts parse, inputs reach scripts only through
  * env (no `${{ inputs.* }}` spliced into a script), and they name the five
- * release binaries the release script builds.
+ * release binaries the release script builds. It also reads the GitLab CI
+ * example of docs/ci.md for what its image lacks.
  */
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
@@ -106,5 +107,29 @@ describe(".github/workflows and action.yml", () => {
     assert.match(scripts, /sha256sum -c/);
     assert.match(scripts, /GITHUB_STEP_SUMMARY/);
     assert.match(scripts, /"\$BIN" run/);
+  });
+
+  it("docs/ci.md's GitLab CI example installs the program its agent command runs", () => {
+    // A Debian slim image has no interpreter: the program --agent-cmd starts
+    // must come from the job's apt-get install (Debian's package of that name).
+    const page = fs.readFileSync(path.join(ROOT, "docs/ci.md"), "utf8");
+    const section = page.slice(page.indexOf("#### GitLab CI"));
+    const block = /```yaml\n([\s\S]*?)```/.exec(section)?.[1];
+    assert.ok(block !== undefined, "docs/ci.md: no GitLab CI yaml block");
+    const doc = parse(block) as Record<string, Yaml>;
+    const lines = (job: Yaml, key: string): string => {
+      const base = typeof job["extends"] === "string" ? doc[job["extends"]] ?? {} : {};
+      return [base[key], job[key]].flat().filter((l) => typeof l === "string").join("\n");
+    };
+    const programs = Object.entries(doc).flatMap(([name, job]) =>
+      [...lines(job, "script").matchAll(/--agent-cmd "(\S+)/g)].map((m) =>
+        [name, job, m[1]!] as const
+      )
+    );
+    assert.ok(programs.length > 0, "no job runs --agent-cmd");
+    for (const [name, job, program] of programs) {
+      const install = /apt-get install ([^\n&|;]*)/.exec(lines(job, "before_script"))?.[1] ?? "";
+      assert.ok(install.split(/\s+/).includes(program), `${name}: ${program} is not installed`);
+    }
   });
 });

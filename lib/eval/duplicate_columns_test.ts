@@ -95,3 +95,20 @@ describe("the run file with two columns of the same name", () => {
     assert.equal(parseRunFile(JSON.stringify(run), "run.json").cases[0]?.verdict, "PASS");
   });
 });
+
+describe("reference_rows with a column repeated under another name", () => {
+  it("runCase() passes SELECT ArtistId, ArtistId for SELECT ArtistId, ArtistId AS b", async () => {
+    const agentSql = "SELECT ArtistId, ArtistId FROM Artist";
+    const agent = async () => ({ sql: agentSql, rows: await execute(agentSql) });
+    const card = await runCase(
+      defineCase({
+        id: "twice",
+        question: "Q",
+        reference_sql: "SELECT ArtistId, ArtistId AS b FROM Artist",
+      }),
+      agent,
+      { execute },
+    );
+    assert.equal(card.verdict, "PASS", JSON.stringify(card.checks));
+  });
+});

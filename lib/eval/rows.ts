@@ -6,6 +6,12 @@
  *   (names match exactly first, then ignoring case, as SQL does);
  * - every other expected column is paired with a different actual column by
  *   its values: `{count: 2}` matches a column named `total` holding 2;
+ * - the pairing is one-to-one: no actual column serves two expected ones, and
+ *   a name the actual side repeats more often than the expected side leaves
+ *   its surplus columns to the expected columns no name pairs;
+ * - when names cannot pair the columns so that the rows are equal and both
+ *   sides have as many columns, they pair by position: rows that are equal
+ *   position by position always match;
  * - extra actual columns are fine;
  * - 2, 2.0 and "2.00" are equal; numbers are rounded to `precision` places;
  * - row order is ignored unless `ordered`;
@@ -113,10 +119,14 @@ function indexBy(names: readonly string[], key: (name: string) => string): Map<s
 
 /**
  * Which actual columns each expected column may pair with, by name: the
- * same-named actual columns (exact names first, then ignoring case), or
- * the actual columns no expected name claims. When a name repeats more
- * often on the expected side than on the actual side, the surplus may also
- * take an unclaimed column.
+ * same-named actual columns (exact names first, then ignoring case), or,
+ * for an expected column no actual name matches, the spare actual columns.
+ * Spare are the columns no expected name claims and the surplus of a name
+ * the actual side repeats more often than the expected side (`SELECT a, a`
+ * against `SELECT a, a AS b`: one `a` pairs with `a`, the other is spare
+ * for `b`). When a name repeats more often on the expected side, its
+ * surplus may take a spare column. The search then keeps the pairing
+ * one-to-one.
  */
 function nameCandidates(expected: readonly string[], actual: readonly string[]): number[][] {
   const candidates: number[][] = expected.map(() => []);
@@ -141,11 +151,12 @@ function nameCandidates(expected: readonly string[], actual: readonly string[]):
     if (as.length === 0) loose.push(...es);
     else pair(es, as);
   }
-  const free = actual.map((_, i) => i).filter((i) => !claimed.has(i));
-  for (const e of loose) candidates[e] = free;
+  const spare = actual.map((_, i) => i).filter((i) => !claimed.has(i));
+  for (const [es, as] of groups) if (as.length > es.length) spare.push(...as);
+  for (const e of loose) candidates[e] = spare;
   for (const [es, as] of groups) {
-    // A name repeated more often on the expected side may also use free columns.
-    const list = as.length < es.length ? [...as, ...free] : [...as];
+    // A name repeated more often on the expected side may also use spare columns.
+    const list = as.length < es.length ? [...as, ...spare] : [...as];
     for (const e of es) candidates[e] = list;
   }
   return candidates;
@@ -209,8 +220,6 @@ export function compareRows(
   const candidates = nameCandidates(want.columns, got.columns).map((list, e) =>
     list.filter((a) => sameColumn(expectedCells[e]!, actualCells[a]!))
   );
-  if (candidates.some((c) => c.length === 0)) return false;
-
   const expectedRows = rowsOf(expectedCells, want.rows.length);
   // Most constrained first: forced pairs (one candidate) cost nothing.
   const order = want.columns.map((_, i) => i).sort((x, y) =>
@@ -237,7 +246,12 @@ export function compareRows(
     mapping[slot] = -1;
     return false;
   };
-  return search(0);
+  if (search(0)) return true;
+  // Names could not pair the columns so that the rows are equal. With as
+  // many columns on each side, pair them by position: rows equal position
+  // by position are equal, whatever the columns are called.
+  if (want.columns.length !== got.columns.length) return false;
+  return rowsEqual(rowsOf(actualCells, got.rows.length), expectedRows, ordered);
 }
 
 /** Transposes per-column keys into per-row keys. */

@@ -198,6 +198,15 @@ describe("the HTML report in Chromium", () => {
     assert.match(detail, /<h3>Reference \(2 row\(s\)\)<\/h3>/);
   });
 
+  it("opens a case: the agent's SQL, then the reference SQL", () => {
+    const page = chromium(html, { hash: "open=pears" });
+    assert.deepEqual(page.console, []);
+    assert.match(
+      page.dom,
+      /<h3>Agent's SQL<\/h3><pre class="sql">SELECT name, n FROM fruit ORDER BY name -- &lt;\/script&gt;.*?<\/pre><h3>Reference SQL<\/h3><pre class="sql reference-sql">SELECT name, n FROM fruit ORDER BY name<\/pre>/s,
+    );
+  });
+
   it("a screenshot has the window's size and is not blank", () => {
     const shot = dir.file("shot.png");
     chromium(html, { hash: "open=pears", screenshot: shot });

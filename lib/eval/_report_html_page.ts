@@ -181,7 +181,8 @@ export const PAGE_SCRIPT = `
         ]);
       })));
     }
-    if (c.sql !== null) parts.push(el("h3", null, ["SQL"]), el("pre", { "class": "sql" }, [c.sql]));
+    if (c.sql !== null) parts.push(el("h3", null, ["Agent's SQL"]), el("pre", { "class": "sql" }, [c.sql]));
+    if (c.reference_sql) parts.push(el("h3", null, ["Reference SQL"]), el("pre", { "class": "sql reference-sql" }, [c.reference_sql]));
     parts.push(el("h3", null, ["Checks"]), checksTable(c.checks));
     var agent = lastRows(c);
     if (agent || c.reference_rows) {

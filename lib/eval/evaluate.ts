@@ -189,6 +189,7 @@ export async function evaluate(
     dbDiff: options.dbDiff,
     referenceRows: options.referenceRows,
     referenceColumns: options.referenceColumns,
+    referenceSql: c.reference_sql,
     ...(options.error !== undefined ? { error: options.error } : {}),
   });
 }
@@ -361,7 +362,13 @@ export async function runCase(
     throw new UsageError("some cases have reference_sql; pass --execute");
   }
   const errorCard = (error: string): Scorecard =>
-    new Scorecard({ question: testCase.question, id: testCase.id, checks: [], error });
+    new Scorecard({
+      question: testCase.question,
+      id: testCase.id,
+      checks: [],
+      error,
+      referenceSql: testCase.reference_sql,
+    });
 
   const setup = options.setup ??
     (options.agentDb === undefined ? undefined : agentDbSetup(options.agentDb));

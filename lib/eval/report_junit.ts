@@ -75,6 +75,7 @@ function testcase(c: RunFileCase, file: string): string {
   }
   const out = [`question: ${c.question}`];
   if (c.sql !== null) out.push(`sql: ${c.sql}`);
+  if (c.reference_sql !== undefined) out.push(`reference_sql: ${c.reference_sql}`);
   if (c.answer !== null) out.push(`answer: ${c.answer}`);
   lines.push(`      <system-out>${xmlEscape(out.join("\n"))}</system-out>`);
   lines.push("    </testcase>");

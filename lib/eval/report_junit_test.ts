@@ -104,6 +104,35 @@ describe("junitReport()", () => {
     );
   });
 
+  it("junitReport() shows the case's reference SQL beside the agent's SQL, even when the reference failed", async () => {
+    const cases = parseCases(
+      `- id: counted
+  question: How many fruits?
+  reference_sql: SELECT count(*) AS n FROM fruit
+- id: misspelt
+  question: How many pears?
+  reference_sql: SELECT count(*) AS n FROM pears
+- id: chat
+  question: Hello?
+`,
+      "cases.yaml",
+    );
+    const execute = (sql: string) => {
+      if (sql.includes("pears")) throw new Error("no such table: pears");
+      return [{ n: 2 }];
+    };
+    const run = toRunFile(
+      await runSuite(cases, () => ({ sql: "SELECT 2 AS n", rows: [{ n: 2 }] }), { execute }),
+    );
+    const outs = findAll(parseXml(junitReport(run)), "system-out").map((o) => o.text);
+    assert.deepEqual(outs, [
+      "question: How many fruits?\nsql: SELECT 2 AS n\nreference_sql: SELECT count(*) AS n FROM fruit",
+      "question: How many pears?\nsql: SELECT 2 AS n\nreference_sql: SELECT count(*) AS n FROM pears",
+      "question: Hello?\nsql: SELECT 2 AS n",
+    ]);
+    assert.equal(run.cases[1]!.verdict, "ERROR");
+  });
+
   const escapes: [string, string, boolean, string][] = [
     ["markup", '<a href="x">&\'', false, "&lt;a href=&quot;x&quot;&gt;&amp;&apos;"],
     ["a line break in an attribute", "a\nb\tc\rd", true, "a&#10;b&#9;c&#13;d"],

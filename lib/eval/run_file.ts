@@ -84,6 +84,8 @@ export interface RunFileCase {
   /** The agent's SQL (its last generate stage), when it gave one. */
   readonly sql: string | null;
   readonly checks: readonly RunFileCheck[];
+  /** The case's reference_sql, when it has one. */
+  readonly reference_sql?: string;
   /**
    * With --agent-db: the diff of the case's database copy, in the diff
    * document's JSON form (docs/diff-format.md); otherwise absent.
@@ -337,6 +339,9 @@ function caseOf(c: CaseResult): RunFileCase {
     answer: attempt.answer,
     sql: attempt.sql,
     checks: attempt.checks,
+    ...(c.scorecard.referenceSql !== undefined
+      ? { reference_sql: cap(c.scorecard.referenceSql) }
+      : {}),
     ...(c.scorecard.dbDiff !== undefined
       ? { db_diff: JSON.parse(diffToJson(c.scorecard.dbDiff)) as unknown }
       : {}),
@@ -416,6 +421,7 @@ const RunFileSchema = v.object({
     answer: v.nullable(v.string()),
     sql: v.nullable(v.string()),
     checks: Checks,
+    reference_sql: v.optional(v.string()),
     db_diff: v.optional(v.unknown()),
     counterexample: v.optional(v.object({
       database_sql: v.string(),

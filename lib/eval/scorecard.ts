@@ -41,6 +41,8 @@ export interface ScorecardInput {
   readonly referenceRows?: readonly Row[] | undefined;
   /** The reference rows' true column names, when a name repeats (keys `Name (2)`, ...). */
   readonly referenceColumns?: readonly string[] | undefined;
+  /** The case's reference_sql, when it has one (reports show it beside the agent's SQL). */
+  readonly referenceSql?: string | undefined;
 }
 
 /**
@@ -107,6 +109,8 @@ export class Scorecard {
   readonly referenceRows: readonly Row[] | undefined;
   /** The reference rows' true column names, when a name repeats. */
   readonly referenceColumns: readonly string[] | undefined;
+  /** The case's reference_sql, when it has one. */
+  readonly referenceSql: string | undefined;
 
   /** @param input the findings and what they are about */
   constructor(input: ScorecardInput) {
@@ -117,6 +121,7 @@ export class Scorecard {
     this.dbDiff = input.dbDiff;
     this.referenceRows = input.referenceRows;
     this.referenceColumns = input.referenceColumns;
+    this.referenceSql = input.referenceSql;
     const order = input.trace ?? new Trace(input.question);
     const keyed = input.checks.map((c, i) => ({ c, i, k: order.order(c.stage) }));
     keyed.sort((a, b) => a.k - b.k || a.i - b.i);

@@ -15,6 +15,7 @@ import { FAIL, PASS } from "./check.ts";
 import { caseProblems } from "./suite.ts";
 import type { RunFile, RunFileCase } from "./run_file.ts";
 import { PAGE_SCRIPT, PAGE_STYLE } from "./_report_html_page.ts";
+import { errorSummary } from "./_error_stage.ts";
 
 function esc(text: string): string {
   return wellFormed(text).replaceAll("&", "&amp;").replaceAll("<", "&lt;").replaceAll(">", "&gt;")
@@ -44,9 +45,16 @@ function seconds(ms: number): string {
 
 function chart(run: RunFile): string {
   const stages = Object.entries(run.failures_by_stage);
+  const errors = errorSummary(run.cases);
   if (stages.length === 0) {
-    return `<p class="muted" id="chart-empty">No case failed at any stage.</p>`;
+    const text = errors === undefined
+      ? "No case failed or ended in ERROR."
+      : `No case failed a check; ${errors}.`;
+    return `<p class="muted" id="chart-empty">${esc(text)}</p>`;
   }
+  const note = errors === undefined
+    ? ""
+    : `\n<p class="muted" id="chart-errors">Not in the chart: ${esc(errors)}.</p>`;
   const max = Math.max(...stages.map(([, n]) => n));
   const rowHeight = 26;
   const label = 110;
@@ -62,7 +70,7 @@ function chart(run: RunFile): string {
   });
   return `<svg id="chart" role="img" aria-label="Failures by first failing stage" width="${width}" height="${
     stages.length * rowHeight
-  }" viewBox="0 0 ${width} ${stages.length * rowHeight}">${bars.join("")}</svg>`;
+  }" viewBox="0 0 ${width} ${stages.length * rowHeight}">${bars.join("")}</svg>${note}`;
 }
 
 function why(c: RunFileCase): string {

@@ -38,4 +38,69 @@ describe("htmlReport()", () => {
     assert.ok(!/ hidden /.test(rows[99]!) && / hidden /.test(rows[100]!));
     assert.match(html, /<noscript><p>The first 100 cases are shown/);
   });
+
+  const summaries: [string, (q: string) => unknown, string][] = [
+    [
+      "every case an ERROR",
+      (q) => {
+        if (q.startsWith("A")) throw new Error("the model is down");
+        return { sql: "SELECT 1 AS n", rows: [{ n: 1 }] };
+      },
+      `<p class="muted" id="chart-empty">No case failed a check; 3 cases ended in ERROR: 2 calling the agent, 1 running the reference SQL.</p>`,
+    ],
+    [
+      "FAIL and ERROR cases",
+      (q) => {
+        if (q.startsWith("A1")) throw new Error("the model is down");
+        return { sql: "SELECT 2 AS n", rows: [{ n: 2 }] };
+      },
+      `<p class="muted" id="chart-errors">Not in the chart: 2 cases ended in ERROR: 1 calling the agent, 1 running the reference SQL.</p>`,
+    ],
+  ];
+  for (const [name, agent, expected] of summaries) {
+    it(`htmlReport() says what is true under the chart with ${name}`, async () => {
+      const cases = [
+        defineCase({ id: "a1", question: "A1?", reference_sql: "SELECT 1 AS n" }),
+        defineCase({ id: "a2", question: "A2?", reference_sql: "SELECT 1 AS n" }),
+        defineCase({ id: "b", question: "B?", reference_sql: "SELECT n FROM missing" }),
+      ];
+      const execute = (sql: string) => {
+        if (sql.includes("missing")) throw new Error("no such table: missing");
+        return [{ n: 1 }];
+      };
+      const html = htmlReport(
+        toRunFile(
+          await runSuite(cases, agent, { execute }),
+        ),
+      );
+      assert.ok(html.includes(expected), /<section class="chart">.*?<\/section>/s.exec(html)?.[0]);
+      assert.doesNotMatch(html, /No case failed at any stage/);
+    });
+  }
+
+  it("htmlReport() says no case failed or ended in ERROR when none did", async () => {
+    const html = htmlReport(
+      toRunFile(await runSuite([defineCase({ question: "Hi?" })], () => "Hi")),
+    );
+    assert.match(html, /<p class="muted" id="chart-empty">No case failed or ended in ERROR\.<\/p>/);
+  });
+
+  it("htmlReport() carries each case's reference SQL in the page's data", async () => {
+    const cases = [
+      defineCase({ id: "a", question: "A?", reference_sql: "SELECT 1 AS n -- </script>" }),
+      defineCase({ id: "b", question: "B?" }),
+    ];
+    const run = toRunFile(
+      await runSuite(cases, () => ({ sql: "SELECT 2 AS n" }), {
+        execute: () => [{ n: 1 }],
+      }),
+    );
+    const json = /<script type="application\/json" id="run-data">(.*?)<\/script>/s.exec(
+      htmlReport(run),
+    )![1]!;
+    assert.deepEqual(
+      JSON.parse(json).cases.map((c: { reference_sql?: string }) => c.reference_sql),
+      ["SELECT 1 AS n -- </script>", undefined],
+    );
+  });
 });

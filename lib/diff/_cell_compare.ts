@@ -36,15 +36,8 @@
  * @module
  */
 import { FormatError } from "./_btree_format.ts";
-import {
-  Cells,
-  type IndexSide,
-  IndexTreeReader,
-  LeafReader,
-  type LeafSide,
-  LOOKAHEAD,
-  recordKey,
-} from "./_leaf_cells.ts";
+import { Cells, LeafReader, type LeafSide, LOOKAHEAD } from "./_leaf_cells.ts";
+import { type IndexSide, IndexTreeReader, recordKey } from "./_index_cells.ts";
 import { RowidRanges } from "./_rowid_ranges.ts";
 import type { SqliteValue } from "../sqlite/value.ts";
 

@@ -46,6 +46,22 @@ export class RowidRanges implements Iterable<RowidRange> {
     this.#length = n + 1;
   }
 
+  /**
+   * Range `i`'s bounds, as safe integers or int64 BigInts for an open end
+   * (the two BigInts are made once): what a query binds, without an array
+   * and two BigInts per range as iteration makes.
+   */
+  lo(i: number): number | bigint {
+    const x = this.#lo[i]!;
+    return x === -Infinity ? MIN : x;
+  }
+
+  /** See {@link RowidRanges.lo}. */
+  hi(i: number): number | bigint {
+    const x = this.#hi[i]!;
+    return x === Infinity ? MAX : x;
+  }
+
   *[Symbol.iterator](): Iterator<RowidRange> {
     const int = (x: number): bigint => (x === -Infinity ? MIN : x === Infinity ? MAX : BigInt(x));
     for (let i = 0; i < this.#length; i++) yield [int(this.#lo[i]!), int(this.#hi[i]!)];

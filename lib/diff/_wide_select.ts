@@ -82,7 +82,8 @@ class LazySelect implements RowSource {
   bind(params: SqliteParams): this {
     this.#lead.bind(params);
     for (const p of this.#parts) p?.bind(params);
-    this.#params = params;
+    // A copy: the caller may reuse its array for the next range.
+    this.#params = [...params];
     this.#row = 0;
     this.#at.fill(0);
     return this;

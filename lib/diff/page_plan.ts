@@ -62,6 +62,7 @@ import {
   compareIndexCells,
   type KeySink,
 } from "./_cell_compare.ts";
+import { TreeLeaves } from "./_tree_leaves.ts";
 
 export { RowidRanges };
 
@@ -99,11 +100,23 @@ class Corrupt extends Error {}
 /** A divider key beyond 2^53: that table is compared whole (sound, and rare). */
 class BigKey extends Error {}
 
+/** The child pages and divider keys of one interior page, copied out of it. */
+interface Level {
+  readonly children: Uint32Array;
+  readonly keys: Float64Array;
+}
+
 /** Reads whole pages of one scanned file (interior and freelist pages only). */
 class Reader {
   readonly #file: ScannedFile;
   readonly #size: number;
   readonly #buf: Buffer;
+  /**
+   * One {@link Level} per depth of the walk, reused by every interior page
+   * at that depth: arrays per page made Bun's heap grow by tens of MB on a
+   * 20M-row table's walks.
+   */
+  readonly #levels: Level[] = [];
   constructor(file: ScannedFile, pageSize: number) {
     this.#file = file;
     this.#size = pageSize;
@@ -111,6 +124,15 @@ class Reader {
   }
   get file(): ScannedFile {
     return this.#file;
+  }
+  /** The arrays for depth `depth`, able to hold an interior page's cells. */
+  level(depth: number): Level {
+    // An interior cell takes at least 6 bytes (pointer, child, a 1-byte key).
+    const cells = Math.ceil(this.#size / 6) + 1;
+    return this.#levels[depth] ??= {
+      children: new Uint32Array(cells),
+      keys: new Float64Array(cells),
+    };
   }
   /** Page `n` (1-based); the buffer is reused by the next call. */
   page(n: number): Buffer {
@@ -121,10 +143,16 @@ class Reader {
   }
 }
 
+/** Reads the divider keys (one reader for all: a 20M-row table has 500k of them). */
+const dividers = new VarintReader(new Uint8Array(0));
+
 /** A varint as a signed integer, when it is a safe one. */
 function varintKey(p: Buffer, at: number): number {
+  dividers.buf = p;
+  dividers.at = at;
+  dividers.end = p.length;
   // Nine bytes (negative, or beyond 2^53) read as more than 2^53 too.
-  const v = new VarintReader(p, at).read();
+  const v = dividers.read();
   if (v > Number.MAX_SAFE_INTEGER) throw new BigKey();
   return v;
 }
@@ -166,19 +194,19 @@ function walk(
     const cells = p.readUInt16BE(h + 3);
     const keyed = visit.bounds === true && type === TABLE_INTERIOR;
     // Copy what is needed: the recursion reuses the reader's buffer.
-    const children = new Uint32Array(cells + 1);
-    const keys = keyed ? new Float64Array(cells) : null;
+    const { children, keys } = reader.level(depth);
+    if (cells >= children.length) throw new Corrupt();
     for (let i = 0; i < cells; i++) {
       const at = p.readUInt16BE(h + 12 + 2 * i);
       children[i] = p.readUInt32BE(at);
-      if (keys !== null) keys[i] = varintKey(p, at + 4);
+      if (keyed) keys[i] = varintKey(p, at + 4);
     }
     children[cells] = p.readUInt32BE(h + 8);
     let from = lo;
     for (let i = 0; i <= cells; i++) {
-      const to = keys !== null && i < cells ? keys[i]! : hi;
+      const to = keyed && i < cells ? keys[i]! : hi;
       go(children[i]!, from, to, depth + 1);
-      if (keys !== null && i < cells) from = keys[i]! + 1;
+      if (keyed && i < cells) from = keys[i]! + 1;
     }
   };
   go(root, -Infinity, Infinity, 0);
@@ -328,47 +356,51 @@ function plan(scan: PageScan, sides: { before: SideSchema; after: SideSchema }):
         : null;
       return { identical: false, ranges: null, residueKeys: keys };
     }
-    const rowid = rowidTable(ta) && rowidTable(tb);
+    // Below the page: the cells of the changed leaves, found as the two
+    // walks go (a list of them would grow with the table), compared in step.
+    const byRowid = ta.keyKind === "rowid" && tb.keyKind === "rowid";
+    const before = new TreeLeaves(scan.before, scan.pageSize, ta.rootPage, cleanLeaf);
+    const after = new TreeLeaves(scan.after, scan.pageSize, tb.rootPage, cleanLeaf);
+    const residue = compareCells(
+      {
+        before: { fd: scan.before.fd, leaves: before },
+        after: { fd: scan.after.fd, leaves: after },
+      },
+      { size: scan.pageSize, usable },
+      byRowid ? "rowid" : "record",
+    );
+    if (residue !== null) {
+      if (before.count + after.count === 0) return { identical: true, ranges: new RowidRanges() };
+      // Record matching: rows outside the residue have an identical partner;
+      // no page ranges are needed on top.
+      return byRowid
+        ? { identical: false, ranges: residue.before }
+        : { identical: false, ranges: null, residue };
+    }
+    // The cells could not be read: the rowid ranges of the changed leaves.
     let identical = true;
-    const leaves: { before: number[]; after: number[] } = { before: [], after: [] };
-    const rangesOf = (reader: Reader, root: number, dirtyLeaves: number[]): RowidRanges => {
+    const rangesOf = (reader: Reader, root: number): RowidRanges => {
       const out = new RowidRanges();
       walk(reader, root, {
-        bounds: rowid,
+        bounds: true,
         leaf: (p, lo, hi) => {
           if (cleanLeaf(p)) return;
           identical = false;
-          dirtyLeaves.push(p);
-          if (rowid) out.push(lo, hi);
+          out.push(lo, hi);
         },
       });
       return out;
     };
     let ranges: RowidRanges;
     try {
-      ranges = RowidRanges.union(
-        rangesOf(ra, ta.rootPage, leaves.before),
-        rangesOf(rb, tb.rootPage, leaves.after),
-      );
+      ranges = RowidRanges.union(rangesOf(ra, ta.rootPage), rangesOf(rb, tb.rootPage));
     } catch (e) {
       if (e instanceof BigKey) return null;
       throw e;
     }
-    if (identical) return { identical: true, ranges: new RowidRanges() };
-    if (!rowid) return { identical: false, ranges: null };
-    // Below the page: compare the cells of the changed leaves.
-    const byRowid = ta.keyKind === "rowid" && tb.keyKind === "rowid";
-    const residue = compareCells(
-      {
-        before: { fd: scan.before.fd, leaves: leaves.before },
-        after: { fd: scan.after.fd, leaves: leaves.after },
-      },
-      { size: scan.pageSize, usable },
-      byRowid ? "rowid" : "record",
-    );
-    if (residue === null) return { identical: false, ranges };
-    if (byRowid) return { identical: false, ranges: residue.before };
-    return { identical: false, ranges, residue };
+    return identical
+      ? { identical: true, ranges: new RowidRanges() }
+      : { identical: false, ranges };
   };
   return { table: tablePages };
 }

@@ -32,6 +32,7 @@ export interface RawExports {
   sqlite3_column_blob(stmt: Ptr, i: number): Ptr;
   sqlite3_column_bytes(stmt: Ptr, i: number): number;
   sqlite3_bind_null(stmt: Ptr, i: number): number;
+  sqlite3_bind_int(stmt: Ptr, i: number, v: number): number;
   sqlite3_bind_int64(stmt: Ptr, i: number, v: bigint): number;
   sqlite3_bind_double(stmt: Ptr, i: number, v: number): number;
   sqlite3_bind_text(stmt: Ptr, i: number, text: Ptr, n: number, dtor: number): number;

@@ -99,21 +99,27 @@ export class Statement {
     const raw = this.#sqlite.wasm.exports;
     raw.sqlite3_reset(this.#stmt);
     this.#done = false;
-    params.forEach((v, i) => {
+    // A loop, and 32-bit integers bound without a BigInt: the diff binds a
+    // rowid range per query, hundreds of thousands of times, and Bun gives
+    // the memory of short-lived closures and BigInts back late.
+    for (let i = 0; i < params.length; i++) {
+      const v = params[i]!;
       const at = i + 1;
       let rc: number;
       if (v === null) rc = raw.sqlite3_bind_null(this.#stmt, at);
       else if (typeof v === "bigint") {
         rc = raw.sqlite3_bind_int64(this.#stmt, at, v);
       } else if (typeof v === "number") {
-        rc = Number.isSafeInteger(v)
+        rc = (v | 0) === v
+          ? raw.sqlite3_bind_int(this.#stmt, at, v)
+          : Number.isSafeInteger(v)
           ? raw.sqlite3_bind_int64(this.#stmt, at, BigInt(v))
           : raw.sqlite3_bind_double(this.#stmt, at, v);
       } else if (typeof v === "string") {
         rc = this.#bindBytes(at, encodeSqliteText(v), true);
       } else rc = this.#bindBytes(at, v, false);
       if (rc !== 0) this.#throw(rc);
-    });
+    }
     return this;
   }
 

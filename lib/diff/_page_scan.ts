@@ -141,10 +141,16 @@ export function openPair(before: string, after: string): OpenPair | null {
  *
  * @param before the before file
  * @param after the after file
+ * @param onDiffer called once, as soon as a page other than page 1 is
+ * found to differ (or the files differ in length)
  * @returns the scan, with both files kept open for the b-tree walks
  */
-export function scanPages(before: string, after: string): Promise<PageScan | null> {
-  return scanPair(before, after, compare);
+export function scanPages(
+  before: string,
+  after: string,
+  onDiffer?: () => void,
+): Promise<PageScan | null> {
+  return scanPair(before, after, (pair) => compare(pair, onDiffer));
 }
 
 /**
@@ -178,7 +184,14 @@ export async function scanPair(
   }
 }
 
-async function compare({ a, b, ha, hb }: OpenPair): Promise<PageScan> {
+async function compare(
+  { a, b, ha, hb }: OpenPair,
+  onDiffer: (() => void) | undefined,
+): Promise<PageScan> {
+  if (ha.pages !== hb.pages) {
+    onDiffer?.();
+    onDiffer = undefined;
+  }
   const size = ha.pageSize;
   const n = Math.max(ha.pages, hb.pages) + 1;
   const dirty = new Uint8Array(n);
@@ -235,6 +248,11 @@ async function compare({ a, b, ha, hb }: OpenPair): Promise<PageScan> {
     for (let k = common; k < Math.max(countA, countB); k++) {
       dirty[first + k] = 1;
       dirtyCount++;
+    }
+    // Page 1 aside (its header changes with every write).
+    if (onDiffer !== undefined && dirtyCount > (dirty[1] === 1 ? 1 : 0)) {
+      onDiffer();
+      onDiffer = undefined;
     }
   }
   // The header and sqlite_schema's root: the schema is compared in SQL.

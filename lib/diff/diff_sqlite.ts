@@ -15,6 +15,8 @@ import { type PageScan, scanPages } from "./_page_scan.ts";
 import { scanTrees } from "./_table_scan.ts";
 import { namedRoots } from "./_named_roots.ts";
 import { readSchema, type SideSchema, type TableSchema } from "./schema.ts";
+import { identicalSchemas } from "./_identical_files.ts";
+import { RowidRanges } from "./_rowid_ranges.ts";
 import { type ColumnsDiff, diffColumns, diffObjects, tableSchemaChanged } from "./schema_diff.ts";
 import { diffTableData } from "./table_data.ts";
 import type { ByteBudget } from "./_kept_rows.ts";
@@ -128,6 +130,7 @@ function exists(path: string | null): path is string {
  */
 export async function diffDatabasePair(pair: DatabasePair): Promise<DatabaseChange> {
   const { settings } = pair;
+  const listener = pair.listener ?? {};
   const before = exists(pair.before) ? pair.before : null;
   const after = exists(pair.after) ? pair.after : null;
   const base = {
@@ -145,39 +148,47 @@ export async function diffDatabasePair(pair: DatabasePair): Promise<DatabaseChan
   // starts and the schemas are read; it is awaited only once they are.
   let scanning: Promise<PageScan | null> | null = null;
   let scan: PageScan | null = null;
+  let opening: Promise<Database> | null = null;
+  const open = (): Promise<Database> => opening ??= openSides(before, after);
+  // Started early, its failure is reported where it is awaited.
+  const startEngine = (): void => void open().catch(() => {});
   // With --table, only the named tables' pages are compared: their root
   // pages are read from the files' schema pages, or else from SQLite's.
   const paired = before !== null && after !== null && settings.include_data;
-  if (paired && settings.tables === null) scanning = scanPages(before, after);
-  else if (paired) {
+  if (paired && settings.tables === null) {
+    // Files of one length may be page for page the same, and then need no
+    // engine (_identical_files.ts): it starts once a page differs.
+    if (!sameLength(before, after)) startEngine();
+    scanning = scanPages(before, after, startEngine);
+  } else if (paired) {
     const roots = namedRoots(before, after, settings.tables!);
     if (roots !== null) scanning = scanTrees(before, after, roots);
   }
   let db: Database | null = null;
   try {
-    db = await openDatabase((before ?? after)!);
-    let afterSchema = "main";
-    if (before !== null && after !== null) {
-      await attachAfter(db, after);
-      afterSchema = AFTER;
+    const pairByRowid = settings.pair_by === "rowid";
+    if (paired && settings.tables === null && scanning !== null && opening === null) {
+      scan = await scanning;
+      // (Set by the scan's callback meanwhile.)
+      if (
+        (opening as Promise<Database> | null) === null && scan !== null && scan.scope === null &&
+        scan.dirtyCount === 0
+      ) {
+        const same = identicalSchemas(before, after, pairByRowid);
+        if (same !== null) {
+          const plan: PagePlan = { table: () => ({ identical: true, ranges: new RowidRanges() }) };
+          return finish({ db: null, sides: same, afterSchema: AFTER, settings, plan, listener });
+        }
+      }
     }
-    // The WASM build's default page cache is 16 MiB per schema; the
-    // comparison reads each page about once, so SQLite's native default of
-    // 2 MiB is as fast and keeps peak memory flat (the OS caches the files).
-    db.exec(
-      `PRAGMA main.cache_size=-2000${
-        afterSchema === AFTER ? `; PRAGMA ${AFTER}.cache_size=-2000` : ""
-      }`,
-    );
-    const read = {
-      pairByRowid: settings.pair_by === "rowid",
-      tables: settings.tables,
-    };
+    db = await open();
+    const afterSchema = before !== null && after !== null ? AFTER : "main";
+    const read = { pairByRowid, tables: settings.tables };
     const sides = {
       before: before === null ? null : readSchema(db, "main", read),
       after: after === null ? null : readSchema(db, afterSchema, read),
     };
-    scan = scanning !== null ? await scanning : paired
+    scan ??= scanning !== null ? await scanning : paired
       ? await scanTrees(before, after, {
         before: rootsOf(sides.before!),
         after: rootsOf(sides.after!),
@@ -186,16 +197,24 @@ export async function diffDatabasePair(pair: DatabasePair): Promise<DatabaseChan
     const plan = scan === null
       ? null
       : pagePlan(scan, { before: sides.before!, after: sides.after! });
-    const listener = pair.listener ?? {};
-    listener.start?.(sides);
-    const { tables, skipped } = diffTables({
-      db,
-      sides,
-      afterSchema,
-      settings,
-      plan,
-      listener,
-    });
+    return finish({ db, sides, afterSchema, settings, plan, listener });
+  } catch (e) {
+    // SQLite's "malformed" names neither file: find the damaged one.
+    throw await blameDamagedFile(e, [before, after].filter((p) => p !== null));
+  } finally {
+    // An engine started early is closed even when opening it was not awaited.
+    const started = opening as Promise<Database> | null;
+    (db ?? (await started?.catch(() => null)))?.close();
+    // A scan still running when opening failed is finished, then closed.
+    (scan ?? (await scanning))?.close();
+  }
+
+  function finish(
+    input: Omit<TablesInput, "listener"> & { listener: DiffListener },
+  ): DatabaseChange {
+    const { sides } = input;
+    input.listener.start?.(sides);
+    const { tables, skipped } = diffTables(input);
     const keep = tableFilter(settings);
     const objects = settings.include_schema
       ? diffObjects(sides.before?.objects ?? [], sides.after?.objects ?? [], keep)
@@ -208,15 +227,36 @@ export async function diffDatabasePair(pair: DatabasePair): Promise<DatabaseChan
       ? "changed"
       : "unchanged";
     const change: DatabaseChange = { ...base, status, tables, objects, skipped, error: null };
-    listener.done?.(change);
+    input.listener.done?.(change);
     return change;
+  }
+}
+
+/** Whether two files have the same length (false when either cannot be looked at). */
+function sameLength(a: string, b: string): boolean {
+  try {
+    return fs.statSync(a).size === fs.statSync(b).size;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Opens the before file (or the only one) and attaches the after file, with
+ * a small page cache: the WASM build's default is 16 MiB per schema, and the
+ * comparison reads each page about once, so SQLite's native default of
+ * 2 MiB is as fast and keeps peak memory flat (the OS caches the files).
+ */
+async function openSides(before: string | null, after: string | null): Promise<Database> {
+  const db = await openDatabase((before ?? after)!);
+  try {
+    const both = before !== null && after !== null;
+    if (both) await attachAfter(db, after);
+    db.exec(`PRAGMA main.cache_size=-2000${both ? `; PRAGMA ${AFTER}.cache_size=-2000` : ""}`);
+    return db;
   } catch (e) {
-    // SQLite's "malformed" names neither file: find the damaged one.
-    throw await blameDamagedFile(e, [before, after].filter((p) => p !== null));
-  } finally {
-    db?.close();
-    // A scan still running when opening failed is finished, then closed.
-    (scan ?? (await scanning))?.close();
+    db.close();
+    throw e;
   }
 }
 
@@ -255,7 +295,8 @@ function tableFilter(settings: DiffSettings): (name: string) => boolean {
 }
 
 interface TablesInput {
-  readonly db: Database;
+  /** Null when every table is known identical (no row is compared). */
+  readonly db: Database | null;
   readonly sides: { readonly before: SideSchema | null; readonly after: SideSchema | null };
   readonly afterSchema: string;
   readonly settings: DiffSettings;
@@ -350,6 +391,7 @@ function diffTable(
   if (settings.include_data && !input.virtual) {
     const page = input.plan?.table(either.name) ?? null;
     if (page?.identical !== true) {
+      if (db === null) throw new Error(`internal: table "${either.name}" compared without SQLite`);
       const data = namingTable(either, () =>
         diffTableData({
           db,

@@ -231,7 +231,11 @@ function readPkIndexed(
   return out;
 }
 
-function tableSchema(
+/**
+ * A table's schema from its sqlite_schema row, columns and whether its
+ * primary key has an index of its own (see the module documentation).
+ */
+export function tableSchema(
   t: {
     name: string;
     sql: string;

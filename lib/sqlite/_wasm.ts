@@ -128,3 +128,11 @@ export function loadSqlite(): Promise<Sqlite> {
   loading ??= sqlite3InitModule().then((s) => s as unknown as Sqlite);
   return loading;
 }
+
+/**
+ * Whether the module has been asked for in this process: the diff of two
+ * identical files never starts it (tests check that).
+ */
+export function sqliteStarted(): boolean {
+  return loading !== undefined;
+}

@@ -1,0 +1,95 @@
+import { after, describe, it } from "node:test";
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import * as fs from "node:fs";
+import * as path from "node:path";
+import process from "node:process";
+import { makeDb, tempDir } from "../../tests/fixtures.ts";
+import { diffSqliteDatabases } from "./diff_sqlite.ts";
+
+const dir = tempDir();
+after(() => dir.cleanup());
+
+const SCHEMA = `
+  CREATE TABLE plain(id INTEGER PRIMARY KEY, name TEXT NOT NULL DEFAULT 'x', score REAL);
+  CREATE TABLE desc_key(id integer PRIMARY KEY DESC, v);
+  CREATE TABLE composite(k TEXT, n INT, v, PRIMARY KEY (n, k));
+  CREATE TABLE nokey(a, b BLOB);
+  CREATE TABLE wr(k TEXT PRIMARY KEY, v ANY) WITHOUT ROWID;
+  CREATE TABLE gen(a INT, b INT GENERATED ALWAYS AS (a * 2) STORED, c AS (a + 1));
+  CREATE TABLE auto(id INTEGER PRIMARY KEY AUTOINCREMENT, v);
+  CREATE TABLE "odd ""name"""([a b] TEXT, "c""d" INT, PRIMARY KEY([a b]));
+  ANALYZE;
+  CREATE INDEX plain_name ON plain(name);
+  CREATE VIEW v AS SELECT id FROM plain;
+  CREATE TRIGGER tr AFTER INSERT ON plain BEGIN SELECT 1; END;
+  INSERT INTO plain(name, score) VALUES ('a', 1.5), ('b', NULL);
+  INSERT INTO auto(v) VALUES (1), (2);
+  INSERT INTO gen(a) VALUES (1);
+  INSERT INTO wr VALUES ('k', 1);
+`;
+
+function copy(file: string, name: string): string {
+  const to = dir.file(name);
+  fs.copyFileSync(file, to);
+  return to;
+}
+
+/** Runs a diff of `a` and `b` in a child process; its status and whether SQLite was started. */
+function childDiff(a: string, b: string): { status: string; started: boolean } {
+  const script = dir.file(`child${Math.random().toString(36).slice(2)}.ts`);
+  const lib = path.resolve(import.meta.dirname ?? ".", "..");
+  fs.writeFileSync(
+    script,
+    `import { diffSqliteDatabases } from ${JSON.stringify(`${lib}/diff/diff_sqlite.ts`)};
+     import { sqliteStarted } from ${JSON.stringify(`${lib}/sqlite/_wasm.ts`)};
+     const d = await diffSqliteDatabases(${JSON.stringify(a)}, ${JSON.stringify(b)});
+     console.log(JSON.stringify({ status: d.databases[0].status, started: sqliteStarted() }));`,
+  );
+  const isBun = typeof (globalThis as { Bun?: unknown }).Bun !== "undefined";
+  // The repository's configuration: the script lies outside it.
+  const config = path.join(lib, "..", "deno.json");
+  const args = isBun ? [script] : ["run", "--allow-all", "--quiet", "--config", config, script];
+  const r = spawnSync(process.execPath, args, { encoding: "utf8", timeout: 60_000 });
+  assert.equal(r.status, 0, r.stderr);
+  return JSON.parse(r.stdout.trim());
+}
+
+describe("diffSqliteDatabases() on files that are page for page the same", () => {
+  const a = makeDb(dir.file("a.db"), SCHEMA);
+  const b = copy(a, "b.db");
+
+  it("does not start the WebAssembly engine", () => {
+    assert.deepEqual(childDiff(a, b), { status: "unchanged", started: false });
+  });
+
+  it("reports every table as SQLite reads it (key, key kind, columns, skips)", async () => {
+    for (const pairBy of ["primary_key", "rowid"] as const) {
+      const fast = (await diffSqliteDatabases(a, b, { pairBy })).databases[0]!;
+      // With --table the engine reads the schema: the same tables, read by SQLite.
+      const names = fast.tables.map((t) => t.name).concat(fast.skipped.map((s) => s.name));
+      const slow = (await diffSqliteDatabases(a, b, { pairBy, tables: names })).databases[0]!;
+      assert.equal(fast.status, "unchanged");
+      assert.deepEqual(structuredClone(fast.tables), structuredClone(slow.tables));
+      assert.deepEqual(fast.skipped, slow.skipped);
+      assert.deepEqual(fast.objects, []);
+      assert.ok(fast.tables.length >= 8);
+    }
+  });
+
+  it("still sees a schema change that only touched page 1", async () => {
+    const before = makeDb(dir.file("p1a.db"), "CREATE TABLE t(a INTEGER PRIMARY KEY, b);");
+    const after = makeDb(
+      dir.file("p1b.db"),
+      "CREATE TABLE t(a INTEGER PRIMARY KEY, b); CREATE VIEW w AS SELECT a FROM t;",
+    );
+    const diff = (await diffSqliteDatabases(before, after)).databases[0]!;
+    assert.equal(diff.status, "changed");
+    assert.deepEqual(diff.objects.map((o) => [o.name, o.status]), [["w", "added"]]);
+  });
+
+  it("asks SQLite for a virtual table's columns", () => {
+    const fts = makeDb(dir.file("fts.db"), "CREATE VIRTUAL TABLE f USING fts5(body);");
+    assert.deepEqual(childDiff(fts, copy(fts, "fts2.db")), { status: "unchanged", started: true });
+  });
+});

@@ -8,7 +8,7 @@
  * @module
  */
 import * as v from "valibot";
-import { describeInput, unknownName } from "./_text.ts";
+import { describeInput, suggest, unknownName } from "./_text.ts";
 import type { Scalar } from "./types.ts";
 
 /** A valibot schema from unknown input to `T`. */
@@ -51,6 +51,49 @@ export interface KeyedOptions<R> {
   readonly rest?: Schema<R>;
   /** Refuse `{}` with this message. */
   readonly emptyMessage?: string;
+  /** Other names of keys (`$ne` -> `$not-eq`): accepted, and read as the key they name. */
+  readonly aliases?: Readonly<Record<string, string>>;
+  /** What to write instead of a known mistake, by unknown key (e.g. MongoDB's `$exists`). */
+  readonly hints?: Readonly<Record<string, string>>;
+}
+
+/** A key written without care for case, `-` or `_` (`$NotIn`, `$not_in`): `$notin`. */
+function loose(key: string): string {
+  return key.toLowerCase().replace(/[-_\s]/g, "");
+}
+
+/**
+ * Of a name and an alias both near `key`, the one sharing the longer start
+ * with it: "$neq" is MongoDB's "$ne" (so "$not-eq"), never "$eq", while
+ * "$inn" is "$in", not "$nin".
+ */
+function nearer(key: string, name?: string, alias?: string): string | undefined {
+  if (name === undefined || alias === undefined) return name ?? alias;
+  const common = (w: string) => {
+    let i = 0;
+    while (i < w.length && w[i] === key[i]) i++;
+    return i;
+  };
+  return common(alias) > common(name) ? alias : name;
+}
+
+/**
+ * "unknown operator ..." for a key not in `names`: a hint for a known
+ * mistake, else the name it loosely equals, else the nearest name or alias
+ * (an alias suggested as the name it stands for), else the list.
+ */
+function unknownKey(key: string, names: readonly string[], options: KeyedOptions<unknown>): string {
+  const kind = options.keyWord ?? "key";
+  const hint = options.hints?.[key];
+  if (hint !== undefined) return `unknown ${kind} ${JSON.stringify(key)}; ${hint}`;
+  const aliases = options.aliases ?? {};
+  const near = names.find((n) => loose(n) === loose(key)) ?? nearer(
+    key,
+    suggest(key, names),
+    suggest(key, Object.keys(aliases)),
+  );
+  if (near === undefined) return unknownName(kind, key, names);
+  return `unknown ${kind} ${JSON.stringify(key)}; did you mean "${aliases[near] ?? near}"?`;
 }
 
 /**
@@ -65,6 +108,7 @@ export function keyed<T, R = never>(
   const strict = options.rest === undefined
     ? v.strictObject(entries)
     : v.objectWithRest(entries, options.rest);
+  const aliases = options.aliases ?? {};
   return dispatch((input) => {
     if (!isPlainObject(input)) return expected(options.what, input);
     const keys = Object.keys(input);
@@ -72,7 +116,19 @@ export function keyed<T, R = never>(
     for (const key of keys) {
       if (names.includes(key)) continue;
       if (options.rest !== undefined && !key.startsWith("$")) continue;
-      return unknownName(options.keyWord ?? "key", key, names);
+      const name = Object.hasOwn(aliases, key) ? aliases[key]! : undefined;
+      if (name === undefined) return unknownKey(key, names, options as KeyedOptions<unknown>);
+      if (keys.includes(name)) {
+        return `"${key}" and "${name}" are the same ${options.keyWord ?? "key"}; give one of them`;
+      }
+    }
+    const aliased = keys.filter((k) => Object.hasOwn(aliases, k));
+    if (aliased.length > 0 && options.rest === undefined) {
+      // Read as the names they stand for (an error inside one then names it so).
+      const renamed = Object.fromEntries(
+        Object.entries(input).map(([k, value]) => [aliases[k] ?? k, value]),
+      );
+      return v.pipe(v.unknown(), v.transform(() => renamed), strict) as unknown as Schema<T>;
     }
     // valibot drops the keys __proto__, constructor and prototype from what it
     // returns (against prototype pollution): a column of that name would

@@ -54,6 +54,12 @@ export type ValueTest = (value: SqliteValue) => boolean;
 /** One comparison operator. */
 export interface Operator {
   readonly name: OperatorName;
+  /**
+   * Other names accepted for it: MongoDB's, where MongoDB's operator means
+   * the same (`$ne` for `$not-eq`). Empty for most: `$eq`, `$in`, `$gt`...
+   * are MongoDB's names already.
+   */
+  readonly aliases: readonly string[];
   /** Validates the operand in a where clause. */
   readonly operand: Schema<unknown>;
   /** Validates the operand in `$count` (numbers), or null when it cannot compare counts. */
@@ -65,6 +71,7 @@ export interface Operator {
 }
 
 interface OperatorDefinition<T> {
+  readonly aliases?: readonly string[];
   readonly operand: Schema<T>;
   readonly countOperand: Schema<T> | null;
   build(operand: T): ValueTest;
@@ -74,6 +81,7 @@ interface OperatorDefinition<T> {
 function define<T>(name: OperatorName, def: OperatorDefinition<T>): Operator {
   return {
     name,
+    aliases: def.aliases ?? [],
     operand: def.operand,
     countOperand: def.countOperand,
     // The operand went through `def.operand` (or `countOperand`) first.
@@ -232,6 +240,7 @@ export const OPERATORS: Record<OperatorName, Operator> = {
       operand === null ? `${subject} NULL` : `${subject} = ${formatValue(operand)}`,
   }),
   "$not-eq": define<Scalar>("$not-eq", {
+    aliases: ["$ne"],
     operand: scalar(),
     countOperand: countNumber(),
     build: (operand) => {
@@ -251,6 +260,7 @@ export const OPERATORS: Record<OperatorName, Operator> = {
     describe: (subject, operand) => `${subject} in ${formatList(operand)}`,
   }),
   "$not-in": define<readonly Scalar[]>("$not-in", {
+    aliases: ["$nin"],
     operand: valueList("$not-in"),
     countOperand: countList("$not-in"),
     build: (operand) => {
@@ -272,4 +282,26 @@ export const OPERATORS: Record<OperatorName, Operator> = {
     },
     describe: (subject, operand) => `${subject} matches /${operand}/`,
   }),
+};
+
+/**
+ * Every other name an operator is accepted under, mapped to the operator
+ * (`$ne` -> `$not-eq`), from the registry's `aliases`.
+ */
+export const OPERATOR_ALIASES: Readonly<Record<string, OperatorName>> = Object.fromEntries(
+  OPERATOR_NAMES.flatMap((name) => OPERATORS[name].aliases.map((alias) => [alias, name])),
+);
+
+/**
+ * MongoDB operators with no operator of the same meaning here, and what to
+ * write instead: an unknown operator gets this hint before any "did you mean".
+ */
+export const OPERATOR_HINTS: Readonly<Record<string, string>> = {
+  "$exists":
+    `a where has no $exists; a row template of the column's name holds when it is not NULL ({"has_one": "role"}), and {"role": null} when it is NULL`,
+  "$nor": `write {"$not": {"$or": [...]}}`,
+  "$not": `$not takes a where object, one level up: {"$not": {"role": "admin"}}`,
+  "$and": `$and takes where objects, one level up: {"$and": [{"role": "admin"}, ...]}`,
+  "$or": `$or takes where objects, one level up: {"$or": [{"role": "admin"}, ...]}`,
+  "$options": `write the flag into $regex as a leading (?i): {"$regex": "(?i)admin"}`,
 };

@@ -44,6 +44,23 @@ function firstLine(error: unknown): string {
 }
 
 /**
+ * The yaml package's message on one line. Its first line ends with a colon
+ * that introduced an excerpt on the lines below (`... at line 1, column 67:`);
+ * cut there it dangles, so the colon goes and a few characters before the
+ * position take the excerpt's place: `... at line 1, column 67, just after
+ * ...{"id":9999}}}`.
+ */
+function yamlProblem(error: unknown, text: string): string {
+  const message = firstLine(error).replace(/:\s*$/, "");
+  const at = (error as { linePos?: readonly { line: number; col: number }[] }).linePos?.[0];
+  if (at === undefined) return message;
+  const line = text.split("\n")[at.line - 1]?.replace(/\r$/, "") ?? "";
+  const before = line.slice(Math.max(0, at.col - 1 - 24), at.col - 1);
+  if (before.trim() === "") return message;
+  return `${message}, just after ${before.length < at.col - 1 ? "..." : ""}${before}`;
+}
+
+/**
  * Reads a selector: from the file `fileOrInline` names when it exists, else
  * from the text itself as inline JSON or YAML. A top-level `selector:` key is
  * unwrapped.
@@ -76,7 +93,12 @@ export async function readSelector(fileOrInline: string): Promise<Selector> {
   try {
     document = narrowIntegers(parseYaml(text, { intAsBigInt: true }));
   } catch (error) {
-    throw new SelectorError("", `${source} is not valid JSON or YAML: ${firstLine(error)}`);
+    throw new SelectorError(
+      "",
+      `${source} is not valid JSON or YAML: ${
+        yamlProblem(error, text)
+      }; check its brackets and quotes`,
+    );
   }
   if (!fromFile && (typeof document === "string" || document === null)) {
     throw new SelectorError(

@@ -56,6 +56,17 @@ describe("readSelector()", () => {
       return dir.file("bad.yaml");
     }, `selector.rows: unknown key "chnaged"; did you mean "changed"?`],
   ];
+  it("ends a YAML error on what is wrong and where, not on a dangling colon", async () => {
+    const inline = '{"tables":{"name":"logs"},"rows":{"removed":{"where":{"id":9999}}}';
+    await assert.rejects(readSelector(inline), (error: unknown) => {
+      assert.ok(error instanceof SelectorError);
+      assert.equal(
+        error.message,
+        'inline selector is not valid JSON or YAML: Flow map must end with a } at line 1, column 67, just after ...":{"where":{"id":9999}}}; check its brackets and quotes',
+      );
+      return true;
+    });
+  });
   for (const [name, argument, words] of bad) {
     it(`raises a SelectorError for ${name}`, async () => {
       await assert.rejects(readSelector(argument()), (error: unknown) => {

@@ -26,7 +26,13 @@ import {
   word,
 } from "./_schema_kit.ts";
 import { formatPath, type PathKey } from "./_text.ts";
-import { OPERATOR_NAMES, OPERATORS, regexOperand } from "./operators.ts";
+import {
+  OPERATOR_ALIASES,
+  OPERATOR_HINTS,
+  OPERATOR_NAMES,
+  OPERATORS,
+  regexOperand,
+} from "./operators.ts";
 import type {
   ChangedColumnsCondition,
   ChangedRowsMatch,
@@ -126,8 +132,24 @@ const operatorObject: Schema<OperatorObject> = keyed<OperatorObject>(
     what: "an operator object",
     keyWord: "operator",
     emptyMessage: `empty condition; give a value or an operator such as {"$eq": ...}`,
+    aliases: OPERATOR_ALIASES,
+    hints: OPERATOR_HINTS,
   },
 );
+
+/**
+ * At the level of a where object, a comparison operator has no column to
+ * compare: say where it goes.
+ */
+const WHERE_HINTS: Readonly<Record<string, string>> = {
+  ...OPERATOR_HINTS,
+  ...Object.fromEntries(
+    [...OPERATOR_NAMES, ...Object.keys(OPERATOR_ALIASES)].map((op) => [
+      op,
+      `${op} compares a column's value; put it under the column: {"role": {"${op}": ...}}`,
+    ]),
+  ),
+};
 
 /** What one column must hold: a value, or an operator object. */
 export const columnCondition: Schema<ColumnCondition> = dispatch<ColumnCondition>((input) =>
@@ -149,6 +171,7 @@ const changedColumns: Schema<ChangedColumnsCondition> = (() => {
       what: "an operator object",
       keyWord: "operator",
       emptyMessage: `empty condition; give a column name, a list, or {"$in": [...]}`,
+      aliases: OPERATOR_ALIASES,
     },
   );
   return dispatch<ChangedColumnsCondition>((input) =>
@@ -184,6 +207,7 @@ function whereObjectOf(context: WhereContext): Schema<WhereObject> {
     what: "a where object (column names mapped to conditions)",
     keyWord: "operator",
     rest: columnCondition,
+    hints: WHERE_HINTS,
   });
 }
 
@@ -211,6 +235,7 @@ const countCondition: Schema<CountCondition> = (() => {
     what: "a count comparison",
     keyWord: "operator",
     emptyMessage: `empty comparison; give one such as {"$gte": 2}`,
+    aliases: OPERATOR_ALIASES,
   });
   return dispatch<CountCondition>((input) =>
     isPlainObject(input)

@@ -212,6 +212,48 @@ const malformed: [string, unknown, string, string][] = [
     "selector.rows.changed.has_one[1]",
     "expected a column name, got a number (3)",
   ],
+  [
+    "MongoDB's $exists, with what to write instead",
+    { rows: { added: { where: { email: { $exists: true } } } } },
+    "rows.added.where.email",
+    `unknown operator "$exists"; a where has no $exists; a row template of the column's name`,
+  ],
+  [
+    "MongoDB's $nor, with what to write instead",
+    { rows: { added: { where: { role: { $nor: ["a"] } } } } },
+    "rows.added.where.role",
+    `write {"$not": {"$or": [...]}}`,
+  ],
+  [
+    "an operator near MongoDB's $ne, suggested as ours",
+    { rows: { added: { where: { role: { $neq: "a" } } } } },
+    "rows.added.where.role",
+    `unknown operator "$neq"; did you mean "$not-eq"?`,
+  ],
+  [
+    "an operator written with other case or an underscore",
+    { rows: { added: { where: { role: { $NOT_IN: ["a"] } } } } },
+    "rows.added.where.role",
+    `unknown operator "$NOT_IN"; did you mean "$not-in"?`,
+  ],
+  [
+    "an operator and its MongoDB name together",
+    { rows: { added: { where: { role: { $ne: "a", "$not-eq": "b" } } } } },
+    "rows.added.where.role",
+    `"$ne" and "$not-eq" are the same operator; give one of them`,
+  ],
+  [
+    "a comparison operator at the level of a where object",
+    { rows: { added: { where: { $ne: "a" } } } },
+    "rows.added.where",
+    `unknown operator "$ne"; $ne compares a column's value; put it under the column`,
+  ],
+  [
+    "a mistake in a MongoDB-named operand, named by our operator",
+    { rows: { added: { where: { role: { $nin: "a" } } } } },
+    "rows.added.where.role.$not-in",
+    "expected a list of values for $not-in",
+  ],
   ["a list instead of a selector", [], "", "expected a selector object, got a list"],
   ["text instead of a selector", "users.db", "", "expected a selector object, got text"],
 ];
@@ -278,6 +320,38 @@ const valid: [string, unknown][] = [
     },
   }],
 ];
+
+// [name, selector with MongoDB's names, the same selector with ours]
+const mongo: [string, unknown, unknown][] = [
+  [
+    "$ne as $not-eq",
+    { rows: { added: { where: { role: { $ne: "admin" } } } } },
+    { rows: { added: { where: { role: { "$not-eq": "admin" } } } } },
+  ],
+  [
+    "$nin as $not-in",
+    { rows: { removed: { where: [{ id: { $nin: [1, 2], $gt: 0 } }] } } },
+    { rows: { removed: { where: [{ id: { "$not-in": [1, 2], $gt: 0 } }] } } },
+  ],
+  [
+    "$ne in a $count",
+    { rows: { added: { $count: { $ne: 0 } } } },
+    { rows: { added: { $count: { "$not-eq": 0 } } } },
+  ],
+  [
+    "$nin in $changed_columns",
+    { rows: { changed: { where: { $changed_columns: { $nin: ["password"] } } } } },
+    { rows: { changed: { where: { $changed_columns: { "$not-in": ["password"] } } } } },
+  ],
+];
+
+describe("parseSelector() reads MongoDB's operator names as ours", () => {
+  for (const [name, input, ours] of mongo) {
+    it(`reads ${name}`, () => {
+      assert.deepEqual(parseSelector(input), ours);
+    });
+  }
+});
 
 describe("parseSelector() accepts valid selectors", () => {
   for (const [name, input] of valid) {

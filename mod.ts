@@ -14,6 +14,7 @@
 
 // Errors
 export {
+  CannotTellError,
   CasesFileError,
   SelectorError,
   SqliteOpenError,
@@ -130,11 +131,13 @@ export {
   type RowTemplate,
   type Scalar,
   type Selector,
+  type SelectorWatch,
   type SetMatch,
   type StatusMatch,
   type TablesScope,
   type TableStatus,
   type Target,
+  watchSelector,
   type Where,
   type WhereObject,
 } from "./selector/mod.ts";

@@ -151,6 +151,34 @@ export class SelectorError extends TypeError {
 }
 
 /**
+ * A selector whose answer depends on row changes a diff counted but did not
+ * keep (`max_rows`, `max_bytes`): neither match nor no match can be proven.
+ * `matchesDiff` throws it; `explainMatch` says `cannot tell` instead.
+ *
+ * @example
+ * ```ts
+ * import { CannotTellError, diffSqliteDatabases, matchesDiff } from "../mod.ts";
+ * // users.db from nothing: 4 rows added, only 1 kept
+ * const diff = await diffSqliteDatabases(null, "examples/db_agent/users.db", { maxRows: 1 });
+ * try {
+ *   matchesDiff(diff, { rows: { added: { where: { name: "nobody" } } } });
+ * } catch (error) {
+ *   if (error instanceof CannotTellError) console.log(error.message.split("\n")[0]);
+ * }
+ * ```
+ */
+export class CannotTellError extends Error {
+  /** The explanation: which tables' kept rows cannot tell, and why. */
+  readonly explanation: string;
+  /** @param explanation `cannot tell: ...` and the lines of explainMatch */
+  constructor(explanation: string) {
+    super(explanation);
+    this.name = "CannotTellError";
+    this.explanation = explanation;
+  }
+}
+
+/**
  * A mistake in a cases file, located by file and line.
  *
  * @example

@@ -14,6 +14,9 @@ import { BOTH, type Planes, planesName, planesOf } from "./planes.ts";
 import { validateSelectorAt } from "./schema.ts";
 import { type Compiled, compileScopes } from "./scopes.ts";
 import type { Selector, TablesScope } from "./types.ts";
+import { CannotTellError } from "../lib/errors.ts";
+import { TableFacts } from "./facts.ts";
+import { every, negate, some, verdictWord } from "./_truth.ts";
 
 /** Refuses criteria the target planes cannot have: a mistake, not a silent false. */
 function checkPlanes(selector: Selector, planes: Planes, path: readonly PathKey[]): void {
@@ -76,21 +79,21 @@ function compile(selector: Selector, inherited: Planes, path: readonly PathKey[]
       name: formatPath(label(path, key, i)),
       compiled: compile(s, planes, label(path, key, i)),
     }));
+  const criteriaOf = (list: readonly { compiled: Compiled }[]) =>
+    list.flatMap((c) => c.compiled.criteria);
 
   if (selector.$and !== undefined) {
     const all = children("$and", selector.$and);
     parts.push({
-      test: (diff) => all.every((c) => c.compiled.test(diff)),
-      explain: (diff) => {
-        const results = all.map((c) => ({ ...c, ...c.compiled.explain(diff) }));
-        const matched = results.every((r) => r.matched);
-        const shown = matched ? results : results.filter((r) => !r.matched);
+      criteria: criteriaOf(all),
+      test: (diff, f) => every(all, (c) => c.compiled.test(diff, f)),
+      explain: (diff, f) => {
+        const results = all.map((c) => ({ ...c, ...c.compiled.explain(diff, f) }));
+        const matched = every(results, (r) => r.matched);
+        const shown = matched === true ? results : results.filter((r) => r.matched !== true);
         return {
           matched,
-          lines: shown.flatMap((r) => [
-            `${r.name}: ${r.matched ? "match" : "no match"}`,
-            ...indent(r.lines),
-          ]),
+          lines: shown.flatMap((r) => [`${r.name}: ${verdictWord(r.matched)}`, ...indent(r.lines)]),
         };
       },
     });
@@ -98,17 +101,21 @@ function compile(selector: Selector, inherited: Planes, path: readonly PathKey[]
   if (selector.$or !== undefined) {
     const any = children("$or", selector.$or);
     parts.push({
-      test: (diff) => any.some((c) => c.compiled.test(diff)),
-      explain: (diff) => {
-        const results = any.map((c) => ({ ...c, ...c.compiled.explain(diff) }));
-        const hit = results.find((r) => r.matched);
-        const shown = hit === undefined ? results : [hit];
+      criteria: criteriaOf(any),
+      test: (diff, f) => some(any, (c) => c.compiled.test(diff, f)),
+      explain: (diff, f) => {
+        const results = any.map((c) => ({ ...c, ...c.compiled.explain(diff, f) }));
+        const hit = results.find((r) => r.matched === true);
+        const matched = some(results, (r) => r.matched);
+        // Cannot tell: the branches that cannot; no match: every branch.
+        const shown = hit !== undefined
+          ? [hit]
+          : matched === null
+          ? results.filter((r) => r.matched === null)
+          : results;
         return {
-          matched: hit !== undefined,
-          lines: shown.flatMap((r) => [
-            `${r.name}: ${r.matched ? "match" : "no match"}`,
-            ...indent(r.lines),
-          ]),
+          matched,
+          lines: shown.flatMap((r) => [`${r.name}: ${verdictWord(r.matched)}`, ...indent(r.lines)]),
         };
       },
     });
@@ -117,29 +124,30 @@ function compile(selector: Selector, inherited: Planes, path: readonly PathKey[]
     const name = formatPath(label(path, "$not"));
     const inner = compile(selector.$not, planes, label(path, "$not"));
     parts.push({
-      test: (diff) => !inner.test(diff),
-      explain: (diff) => {
-        const r = inner.explain(diff);
+      criteria: inner.criteria,
+      test: (diff, f) => negate(inner.test(diff, f)),
+      explain: (diff, f) => {
+        const r = inner.explain(diff, f);
+        const says = r.matched === null ? "cannot tell" : r.matched ? "matches" : "does not match";
         return {
-          matched: !r.matched,
-          lines: [
-            `${name}: the inner selector ${r.matched ? "matches" : "does not match"}`,
-            ...indent(r.lines),
-          ],
+          matched: negate(r.matched),
+          lines: [`${name}: the inner selector ${says}`, ...indent(r.lines)],
         };
       },
     });
   }
   if (parts.length === 1) return parts[0]!;
   return {
-    test: (diff) => parts.every((p) => p.test(diff)),
-    explain: (diff) => {
-      const results = parts.map((p) => p.explain(diff));
-      const matched = results.every((r) => r.matched);
-      return {
-        matched,
-        lines: (matched ? results : results.filter((r) => !r.matched)).flatMap((r) => r.lines),
-      };
+    criteria: parts.flatMap((p) => p.criteria),
+    test: (diff, f) => every(parts, (p) => p.test(diff, f)),
+    explain: (diff, f) => {
+      const results = parts.map((p) => p.explain(diff, f));
+      const matched = every(results, (r) => r.matched);
+      // No match: the parts that fail decide it; cannot tell: those that cannot.
+      const shown = matched === true
+        ? results
+        : results.filter((r) => r.matched === (matched === false ? false : null));
+      return { matched, lines: shown.flatMap((r) => r.lines) };
     },
   };
 }
@@ -173,12 +181,16 @@ export function parseSelector(input: unknown): Selector {
 }
 
 /**
- * Tests whether a diff matches a selector.
+ * Tests whether a diff matches a selector. An answer that depends on row
+ * changes the diff counted but did not keep (`max_rows`, `max_bytes`) is
+ * neither: it throws {@link CannotTellError}. Ask while diffing
+ * (`watchSelector`) to see every row.
  *
  * @param diff a diff document (from `diffSqliteDatabases` or `diffFromJson`)
  * @param selector a selector, validated or not
  * @returns true when the diff matches
  * @throws {SelectorError} when the selector has a mistake (never a silent false)
+ * @throws {CannotTellError} when the rows the diff kept cannot tell
  * @example
  * ```ts
  * import { matchesDiff } from "./mod.ts";
@@ -192,5 +204,20 @@ export function parseSelector(input: unknown): Selector {
  * ```
  */
 export function matchesDiff(diff: DatabaseDiff, selector: Selector | unknown): boolean {
-  return compileSelector(selector).test(diff);
+  const compiled = compileSelector(selector);
+  const facts = new TableFacts();
+  const matched = compiled.test(diff, facts);
+  if (matched === null) {
+    throw new CannotTellError(cannotTellText(compiled.explain(diff, facts).lines));
+  }
+  return matched;
+}
+
+/** The first line of a "cannot tell" answer. */
+export const CANNOT_TELL =
+  "cannot tell: the answer depends on row changes the diff counted but did not keep";
+
+/** A "cannot tell" explanation: its first line and the details, indented. */
+export function cannotTellText(lines: readonly string[]): string {
+  return [CANNOT_TELL, ...lines.map((l) => `  ${l}`)].join("\n");
 }

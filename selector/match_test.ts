@@ -3,7 +3,8 @@ import assert from "node:assert/strict";
 import type { DatabaseDiff } from "../lib/diff/types.ts";
 import { database, diffOf, table } from "./_test_diff.ts";
 import { explainMatch } from "./explain.ts";
-import { matchesDiff } from "./match.ts";
+import { CANNOT_TELL, matchesDiff } from "./match.ts";
+import { CannotTellError } from "../lib/errors.ts";
 
 const users = table("users", {
   changed: [
@@ -41,7 +42,7 @@ const TRUNCATED = diffOf(database("big.db", [
 const PROTO_ROW = JSON.parse('{"id": 1, "constructor": "y", "__proto__": "z"}');
 const PROTO_COLUMNS = diffOf(database("p.db", [table("t", { added: [PROTO_ROW] })]));
 
-const cases: [string, DatabaseDiff, unknown, boolean][] = [
+const cases: [string, DatabaseDiff, unknown, boolean | null][] = [
   // No scopes: something changed in the target planes.
   ["{} matches a diff with any change", DIFF, {}, true],
   ["{} does not match a diff without changes", NOTHING, {}, false],
@@ -254,8 +255,38 @@ const cases: [string, DatabaseDiff, unknown, boolean][] = [
   ["$count without where uses the exact counts of a truncated table", TRUNCATED, {
     rows: { added: { $count: { $gte: 5000 } } },
   }, true],
-  ["$count with where counts only the kept rows", TRUNCATED, {
+  // A saved diff that kept 2 of 5000 added rows: what the others hold is unknown.
+  ["$count with where cannot count the rows the diff did not keep", TRUNCATED, {
     rows: { added: { where: { kind: "a" }, $count: { $gt: 1 } } },
+  }, null],
+  ["$count with where: more than the kept rows could ever hold", TRUNCATED, {
+    rows: { added: { where: { kind: "a" }, $count: { $gt: 5000 } } },
+  }, false],
+  ["$count with where: already more among the kept rows", TRUNCATED, {
+    rows: { added: { where: { kind: { $in: ["a", "b"] } }, $count: { $gte: 2 } } },
+  }, true],
+  ["a where no kept row meets, on a cut table", TRUNCATED, {
+    rows: { added: { where: { id: 4999 } } },
+  }, null],
+  ["its $not", TRUNCATED, { $not: { rows: { added: { where: { id: 4999 } } } } }, null],
+  ["a where a kept row meets, on a cut table", TRUNCATED, {
+    rows: { added: { where: { id: 2 } } },
+  }, true],
+  ["$or: a sure branch decides over one that cannot tell", TRUNCATED, {
+    $or: [{ rows: { added: { where: { id: 4999 } } } }, { rows: { added: { where: { id: 1 } } } }],
+  }, true],
+  ["$and: a failing branch decides over one that cannot tell", TRUNCATED, {
+    $and: [{ rows: { added: { where: { id: 4999 } } } }, { rows: { removed: "id" } }],
+  }, false],
+  ["has_all with one template among the kept rows only", TRUNCATED, {
+    rows: { added: { has_all: [{ kind: "a" }, { kind: "z" }] } },
+  }, null],
+  ["has_all with every template among the kept rows", TRUNCATED, {
+    rows: { added: { has_all: [{ kind: "a" }, { kind: "b" }] } },
+  }, true],
+  ["a table-level criterion no table meets decides over cut rows", TRUNCATED, {
+    tables: { name: "users" },
+    rows: { added: { where: { id: 4999 } } },
   }, false],
   // valibot drops these keys from parsed objects: a where on such a column
   // matched every row, as if it had no condition.
@@ -281,6 +312,12 @@ const cases: [string, DatabaseDiff, unknown, boolean][] = [
 
 describe("matchesDiff()", () => {
   for (const [name, diff, selector, expected] of cases) {
+    if (expected === null) {
+      it(`cannot tell: ${name}`, () => {
+        assert.throws(() => matchesDiff(diff, selector), CannotTellError);
+      });
+      continue;
+    }
     it(`${expected ? "matches" : "does not match"}: ${name}`, () => {
       assert.equal(matchesDiff(diff, selector), expected);
     });
@@ -292,7 +329,10 @@ describe("explainMatch()", () => {
     it(`agrees with matchesDiff() for ${name}`, () => {
       const explanation = explainMatch(diff, selector);
       assert.equal(explanation.matched, expected);
-      assert.equal(explanation.text.split("\n")[0], expected ? "match" : "no match");
+      assert.equal(
+        explanation.text.split("\n")[0],
+        expected === null ? CANNOT_TELL : expected ? "match" : "no match",
+      );
       assert.ok(explanation.text.split("\n").length > 1, "no detail lines");
     });
   }

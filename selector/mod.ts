@@ -11,7 +11,14 @@
  *
  * @module
  */
-export { explainMatch, type MatchExplanation } from "./explain.ts";
+export {
+  explainMatch,
+  type MatchExplanation,
+  type SelectorsWatch,
+  type SelectorWatch,
+  watchSelector,
+  watchSelectors,
+} from "./explain.ts";
 export { matchesDiff, parseSelector } from "./match.ts";
 export { type Operator, OPERATOR_NAMES, type OperatorName, OPERATORS } from "./operators.ts";
 export { readSelector } from "./read.ts";

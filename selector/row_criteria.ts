@@ -13,10 +13,13 @@
  * @module
  */
 import type { SqliteRow } from "../lib/sqlite/value.ts";
-import type { TableDiff } from "../lib/diff/types.ts";
+import type { AddedRow, ChangedRow, RemovedRow, TableDiff } from "../lib/diff/types.ts";
+import { complete, type FoldShape, type RowFacts, type RowFold, startFold } from "./row_facts.ts";
+import { every, type Truth } from "./_truth.ts";
 import { OPERATOR_NAMES, OPERATORS } from "./operators.ts";
 import { formatValue } from "./_text.ts";
 import {
+  allOf,
   anyOf,
   changedAll,
   compileWhere,
@@ -30,15 +33,19 @@ import type { ChangedRowsMatch, CountCondition, RowsMatch, RowTemplate } from ".
 /** Which kind of row change a criterion looks at. */
 export type RowKind = "added" | "removed" | "changed";
 
-/** A compiled `rows.added`, `rows.removed` or `rows.changed`. */
+/**
+ * A compiled `rows.added`, `rows.removed` or `rows.changed`, with its
+ * scope's `by_key`. It reads a table's rows through {@link RowFacts}: one
+ * pass over every row while the diff streams, or over the rows a diff kept.
+ */
 export interface RowCriterion {
   readonly kind: RowKind;
-  /** Whether `table` satisfies it, among the rows `byKey` accepts. */
-  test(table: TableDiff, byKey: Condition | null): boolean;
-  /** What matched (`id=10: role "manager" -> "admin"`) or why nothing did. */
-  explain(table: TableDiff, byKey: Condition | null): { ok: boolean; text: string };
-  /** Whether `table`'s kept rows of this kind could hold the columns it reads (false: none has them). */
-  readsColumnsOf(table: TableDiff): boolean;
+  /** A pass over rows of its kind, gathering what it needs. */
+  start(): RowFold;
+  /** Whether a table's rows satisfy it; null when the rows the facts saw cannot tell. */
+  decide(facts: RowFacts): Truth;
+  /** What matched (`id=10: role "manager" -> "admin"`), or why nothing did or why it cannot tell. */
+  explain(facts: RowFacts): { ok: Truth; text: string };
   /** The columns its conditions read, for "no table has column ..." */
   readonly columns: readonly string[];
 }
@@ -46,6 +53,8 @@ export interface RowCriterion {
 /** A compiled `$count`. */
 interface CountTest {
   test(n: number): boolean;
+  /** The counts where the answer may change: each operand, and its neighbours. */
+  readonly edges: readonly number[];
   describe(): string;
 }
 
@@ -55,33 +64,61 @@ function compileCount(condition: CountCondition): CountTest {
     : condition;
   const tests: ((n: number) => boolean)[] = [];
   const words: string[] = [];
+  const edges: number[] = [];
   for (const name of OPERATOR_NAMES) {
     if (!(name in ops)) continue;
     const test = OPERATORS[name].build(ops[name]);
     tests.push((n) => test(n));
     words.push(OPERATORS[name].describe("count", ops[name]));
+    for (const v of [ops[name]].flat()) {
+      if (typeof v === "number") edges.push(v - 1, v, v + 1);
+    }
   }
-  return { test: (n) => tests.every((t) => t(n)), describe: () => words.join(" and ") };
+  return {
+    test: (n) => tests.every((t) => t(n)),
+    edges,
+    describe: () => words.join(" and "),
+  };
+}
+
+/**
+ * Whether every count from `low` to `high` passes (true), none does
+ * (false), or some do (null). Each operator's answer changes only at its
+ * operand, so `low`, `high` and the operands with their neighbours in
+ * between are every place it can change.
+ */
+function countOver(count: CountTest, low: number, high: number): Truth {
+  const points = [low, high, ...count.edges.filter((n) => n > low && n < high)];
+  const first = count.test(low);
+  return points.every((n) => count.test(n) === first) ? first : null;
 }
 
 /** The row changes of one kind as conditions see them. */
 export function rowViews(table: TableDiff, kind: RowKind): RowView[] {
+  if (kind === "changed") return table.rows.changed.map((r) => rowView("changed", r));
+  return table.rows[kind].map((r) => rowView(kind, r));
+}
+
+/** One row change as conditions see it. */
+export function rowView(kind: RowKind, change: AddedRow | RemovedRow | ChangedRow): RowView {
   if (kind === "changed") {
-    return table.rows.changed.map((r) => ({
+    const r = change as ChangedRow;
+    return {
       values: r.after,
       key: r.key,
       before: r.before,
       after: r.after,
       changedColumns: r.changed_columns,
-    }));
+    };
   }
-  return table.rows[kind].map((r) => ({
+  const r = change as AddedRow | RemovedRow;
+  return {
     values: r.row,
     key: r.key,
     before: kind === "removed" ? r.row : null,
     after: kind === "added" ? r.row : null,
     changedColumns: null,
-  }));
+  };
 }
 
 function template(t: RowTemplate): Condition {
@@ -138,135 +175,147 @@ function changedParts(match: ChangedRowsMatch): Parts {
  *
  * @param kind added, removed or changed
  * @param match the validated criterion
+ * @param byKey the scope's `by_key`, or null
  * @returns the criterion
  */
 export function compileRowCriterion(
   kind: RowKind,
   match: RowsMatch | ChangedRowsMatch,
+  byKey: Condition | null,
 ): RowCriterion {
   const parts = kind === "changed"
     ? changedParts(match as ChangedRowsMatch)
     : addedOrRemovedParts(match as RowsMatch);
   const { where, hasOne, hasAll, count } = parts;
+  const filters = [byKey, where].filter((c): c is Condition => c !== null);
+  const filter = filters.length === 0 ? null : allOf(filters);
+  const columns = [
+    ...new Set([where, ...(hasOne ?? []), ...(hasAll ?? [])].flatMap((c) => c?.columns ?? [])),
+  ];
+  const shape: FoldShape = {
+    filter,
+    hasOne,
+    hasAll,
+    anyOne: hasOne === null ? null : anyOf(hasOne),
+    columns,
+  };
+  const plain = hasOne === null && hasAll === null && count === null && filter === null;
 
-  const candidates = (table: TableDiff, byKey: Condition | null): RowView[] =>
-    rowViews(table, kind).filter((r) =>
-      (byKey === null || byKey.test(r)) && (where === null || where.test(r))
-    );
-  /** The number of candidates, exact from the counts when nothing filters. */
-  const candidateCount = (table: TableDiff, byKey: Condition | null, rows: RowView[]): number =>
-    byKey === null && where === null ? table.counts[kind] : rows.length;
-
-  const test = (table: TableDiff, byKey: Condition | null): boolean => {
-    if (table.counts[kind] === 0 && table.rows[kind].length === 0) {
+  const decide = (f: RowFacts): Truth => {
+    if (f.unproven === true) return null;
+    const whole = complete(f);
+    if (f.total === 0 && f.seen === 0) {
       return count !== null && hasOne === null && hasAll === null && count.test(0);
     }
-    if (hasOne === null && hasAll === null && count === null && byKey === null && where === null) {
-      return table.counts[kind] > 0;
-    }
-    const rows = candidates(table, byKey);
-    if (hasOne !== null && !hasOne.some((t) => rows.some((r) => t.test(r)))) return false;
-    if (hasAll !== null && !hasAll.every((t) => rows.some((r) => t.test(r)))) return false;
-    if (count !== null) return count.test(candidateCount(table, byKey, rows));
-    if (hasOne === null && hasAll === null) return rows.length > 0;
-    return true;
+    if (plain) return f.total > 0;
+    // What the rows not looked at could still bring: a hit, never take one away.
+    const found = (hit: boolean): Truth => hit ? true : whole ? false : null;
+    const parts: Truth[] = [];
+    if (hasOne !== null) parts.push(found(f.oneHits.some((h) => h !== undefined)));
+    if (hasAll !== null) parts.push(found(f.allHits.every((h) => h !== undefined)));
+    if (count !== null) {
+      parts.push(
+        filter === null
+          ? count.test(f.total)
+          : countOver(count, f.candidates, f.candidates + f.total - f.seen),
+      );
+    } else if (hasOne === null && hasAll === null) parts.push(found(f.candidates > 0));
+    return every(parts, (p) => p);
   };
 
-  const explain = (table: TableDiff, byKey: Condition | null): { ok: boolean; text: string } => {
-    const ok = test(table, byKey);
+  const explain = (f: RowFacts): { ok: Truth; text: string } => {
+    const ok = decide(f);
     const noun = `${kind} row`;
-    const filter = [byKey, where].filter((c): c is Condition => c !== null);
-    const filtered = filter.length === 0
+    if (f.unproven === true) {
+      return {
+        ok,
+        text:
+          `cannot tell: this table's ${kind} rows come from diffs that did not keep every row (a diff of cut diffs)`,
+      };
+    }
+    const filtered = filter === null
       ? ""
-      : ` with ${filter.map((c) => c.describe()).join(" and ")}`;
-    const all = rowViews(table, kind);
-    const rows = candidates(table, byKey);
-    const n = candidateCount(table, byKey, rows);
-    const kept = table.truncated && filter.length > 0
-      ? ` (the diff kept ${all.length} of ${table.counts[kind]} ${kind} rows)`
-      : "";
-    if (ok) {
+      : ` with ${filters.map((c) => c.describe()).join(" and ")}`;
+    const n = filter === null ? f.total : f.candidates;
+    const kept = complete(f) ? "" : ` (the diff kept ${f.seen} of ${f.total} ${kind} rows)`;
+    if (ok === true) {
       if (count !== null) {
         return { ok, text: `${plural(n, noun)}${filtered} (${count.describe()})` };
       }
-      const witness = [...(hasOne ?? []), ...(hasAll ?? [])];
-      const shown = witness.length === 0
-        ? rows.slice(0, 1).map((r) => renderRow(r, filter))
-        : (hasAll ?? hasOne ?? []).map((t) => {
-          const r = rows.find((row) => t.test(row));
-          return r === undefined ? "" : renderRow(r, [t, ...filter]);
-        }).filter((s) => s !== "").slice(0, hasAll === null ? 1 : hasAll.length);
-      return { ok, text: shown.length === 0 ? `${plural(n, noun)}` : shown.join("; ") };
+      const shown = hasAll !== null
+        ? hasAll.map((t, i) =>
+          f.allHits[i] === undefined ? "" : renderRow(f.allHits[i]!, [t, ...filters])
+        )
+        : hasOne !== null
+        ? hasOne.map((t, i) =>
+          f.oneHits[i] === undefined ? "" : renderRow(f.oneHits[i]!, [t, ...filters])
+        )
+          .filter((x) => x !== "").slice(0, 1)
+        : f.first === undefined
+        ? []
+        : [renderRow(f.first, filters)];
+      const texts = shown.filter((x) => x !== "");
+      return { ok, text: texts.length === 0 ? `${plural(n, noun)}` : texts.join("; ") };
     }
-    if (table.counts[kind] === 0) {
+    if (f.total === 0) {
       return {
         ok,
         text: count !== null ? `no row was ${kind} (${count.describe()})` : `no row was ${kind}`,
       };
     }
-    if (
-      count !== null && (hasOne === null || hasOne.some((t) => rows.some((r) => t.test(r)))) &&
-      (hasAll === null || hasAll.every((t) => rows.some((r) => t.test(r))))
-    ) {
+    const templatesHold = (hasOne === null || f.oneHits.some((h) => h !== undefined)) &&
+      (hasAll === null || f.allHits.every((h) => h !== undefined));
+    if (count !== null && templatesHold) {
+      if (ok === null) {
+        return {
+          ok,
+          text: `${plural(n, noun)}${filtered} among the ${f.seen} of ${f.total} the diff kept, ` +
+            `expected ${count.describe()}: cannot tell how many are among the others`,
+        };
+      }
       return { ok, text: `${plural(n, noun)}${filtered}, expected ${count.describe()}${kept}` };
     }
-    if (rows.length === 0) {
-      const near = filter.length === 0 ? undefined : nearest(all, filter);
+    if (ok === null) {
+      // Cannot tell: say what the kept rows lack, without a nearest miss
+      // (the row sought may well be among the others).
+      const lacking = f.candidates === 0
+        ? filters.map((c) => c.describe()).join(" and ")
+        : (hasAll?.find((_, i) => f.allHits[i] === undefined) ?? shape.anyOne)?.describe();
       return {
         ok,
-        text: `no ${noun} has ${filter.map((c) => c.describe()).join(" and ")}${
-          near === undefined ? "" : `; nearest: ${renderRow(near, filter)}`
+        text: `none of the ${f.seen} of ${f.total} ${kind} rows the diff kept has ${lacking}${
+          f.candidates === 0 || filtered === "" ? "" : ` among those${filtered}`
+        }`,
+      };
+    }
+    if (f.candidates === 0) {
+      const near = f.nearestAll;
+      return {
+        ok,
+        text: `no ${noun} has ${filters.map((c) => c.describe()).join(" and ")}${
+          near === undefined ? "" : `; nearest: ${renderRow(near, filters)}`
         }${kept}`,
       };
     }
-    const missing = hasAll?.find((t) => !rows.some((r) => t.test(r))) ??
-      (hasOne === null ? undefined : anyOf(hasOne));
-    if (missing === undefined) return { ok, text: `no ${noun}${filtered} matches` };
-    const near = nearest(rows, [missing]);
+    const missingAt = f.allHits.findIndex((h) => h === undefined);
+    const missing = hasAll !== null && missingAt >= 0 ? hasAll[missingAt] : shape.anyOne;
+    if (missing === null || missing === undefined) {
+      return { ok, text: `no ${noun}${filtered} matches${kept}` };
+    }
+    const near = hasAll !== null && missingAt >= 0 ? f.nearestEach[missingAt] : f.nearestOne;
     return {
       ok,
       text: `no ${noun}${filtered} has ${missing.describe()}${
-        near === undefined ? "" : `; nearest: ${renderRow(near, [missing, ...filter])}`
+        near === undefined ? "" : `; nearest: ${renderRow(near, [missing, ...filters])}`
       }${kept}`,
     };
   };
 
-  const columns = [
-    ...new Set([where, ...(hasOne ?? []), ...(hasAll ?? [])].flatMap((c) => c?.columns ?? [])),
-  ];
-  const readsColumnsOf = (table: TableDiff): boolean => {
-    const views = rowViews(table, kind);
-    // No kept row (max_rows 0, or none of this kind): nothing says it lacks them.
-    if (views.length === 0 || columns.length === 0) return true;
-    return views.some((r) =>
-      columns.every((c) =>
-        Object.hasOwn(r.values, c) || (r.before !== null && Object.hasOwn(r.before, c))
-      )
-    );
-  };
-
-  return { kind, test, explain, readsColumnsOf, columns };
+  return { kind, start: () => startFold(shape), decide, explain, columns };
 }
 
 function plural(n: number, noun: string): string {
   return `${n} ${noun}${n === 1 ? "" : "s"}`;
-}
-
-/** The row satisfying the most comparisons of `conditions` (the first on a tie). */
-function nearest(rows: readonly RowView[], conditions: readonly Condition[]): RowView | undefined {
-  let best: RowView | undefined;
-  let bestScore = -1;
-  for (const r of rows) {
-    // On a tie, a changed row whose change touches the condition's columns is nearer.
-    const touched = r.changedColumns !== null &&
-      conditions.some((c) => c.columns.some((col) => r.changedColumns!.includes(col)));
-    const s = conditions.reduce((sum, c) => sum + c.score(r), 0) + (touched ? 0.5 : 0);
-    if (s > bestScore) {
-      best = r;
-      bestScore = s;
-    }
-  }
-  return best;
 }
 
 function formatRowKey(key: SqliteRow): string {

@@ -18,15 +18,20 @@ import type { DatabaseChange, DatabaseDiff, TableDiff } from "../lib/diff/types.
 import { compileDatabases } from "./databases.ts";
 import { databaseChanged, type Planes, planesName, tableStatus } from "./planes.ts";
 import { compileRowCriterion, type RowCriterion, type RowKind } from "./row_criteria.ts";
+import type { TableFacts } from "./facts.ts";
+import { every, some, type Truth } from "./_truth.ts";
 import { compileTables } from "./tables.ts";
 import type { Selector } from "./types.ts";
 import { compileWhereObject, type Condition } from "./where.ts";
 
 /** A compiled selector part. */
 export interface Compiled {
-  test(diff: DatabaseDiff): boolean;
+  /** Whether it matches; null when the rows the diff kept cannot tell. */
+  test(diff: DatabaseDiff, facts: TableFacts): Truth;
   /** Whether it matches, and lines for a person (the caller indents them). */
-  explain(diff: DatabaseDiff): { matched: boolean; lines: string[] };
+  explain(diff: DatabaseDiff, facts: TableFacts): { matched: Truth; lines: string[] };
+  /** Every row criterion in it, for {@link LiveFacts} to give every streamed row. */
+  readonly criteria: readonly RowCriterion[];
 }
 
 const ROW_KINDS: readonly RowKind[] = ["added", "removed", "changed"];
@@ -51,46 +56,65 @@ export function compileScopes(selector: Selector, planes: Planes): Compiled {
     ? null
     : compileWhereObject({ $key: rows.by_key });
   const given = ROW_KINDS.filter((k) => rows?.[k] !== undefined);
-  const criteria: readonly RowCriterion[] = given.map((k) => compileRowCriterion(k, rows![k]!));
+  const criteria: readonly RowCriterion[] = given.map((k) =>
+    compileRowCriterion(k, rows![k]!, byKey)
+  );
   // `rows: {}` or `rows: {by_key}` alone: any row change (of the key) will do.
-  const anyKind = ROW_KINDS.map((k) => compileRowCriterion(k, {}));
+  const anyKind = rows === undefined || criteria.length > 0
+    ? []
+    : ROW_KINDS.map((k) => compileRowCriterion(k, {}, byKey));
   const needsTable = tableFilter !== null || rows !== undefined;
 
-  const rowsHold = (t: TableDiff): boolean =>
-    rows === undefined ||
-    (criteria.length > 0
-      ? criteria.every((c) => c.test(t, byKey))
-      : anyKind.some((c) => c.test(t, byKey)));
-  const tableHolds = (t: TableDiff): boolean =>
-    (tableFilter === null || tableFilter.test(t)) && rowsHold(t);
-  const databaseHolds = (db: DatabaseChange): boolean => {
+  const rowsHold = (t: TableDiff, f: TableFacts): Truth =>
+    rows === undefined
+      ? true
+      : criteria.length > 0
+      ? every(criteria, (c) => c.decide(f.of(c, t)))
+      : some(anyKind, (c) => c.decide(f.of(c, t)));
+  const tableHolds = (t: TableDiff, f: TableFacts): Truth =>
+    tableFilter !== null && !tableFilter.test(t) ? false : rowsHold(t, f);
+  const databaseHolds = (db: DatabaseChange, f: TableFacts): Truth => {
     if (databases !== null && !databases.test(db)) return false;
     if (dbCriteria !== null && !dbCriteria.test(db)) return false;
-    if (needsTable) return db.tables.some(tableHolds);
+    if (needsTable) return some(db.tables, (t) => tableHolds(t, f));
     if (tables !== null) return true;
     return databaseChanged(db, planes);
   };
 
-  const rowsWitness = (t: TableDiff): string => {
+  const rowsWitness = (t: TableDiff, f: TableFacts): string => {
     if (criteria.length > 0) {
       // A count ("2 removed rows") names its kind already.
       return criteria.map((c) => {
-        const text = c.explain(t, byKey).text;
+        const text = c.explain(f.of(c, t)).text;
         return text.includes(`${c.kind} row`) ? text : `${c.kind} ${text}`;
       }).join("; ");
     }
-    const hit = anyKind.find((c) => c.test(t, byKey));
-    return hit === undefined ? "" : `${hit.kind} ${hit.explain(t, byKey).text}`;
+    const hit = anyKind.find((c) => c.decide(f.of(c, t)) === true);
+    return hit === undefined ? "" : `${hit.kind} ${hit.explain(f.of(hit, t)).text}`;
   };
-  const rowsReason = (t: TableDiff): string => {
+  const rowsReason = (t: TableDiff, f: TableFacts, unsure: boolean): string => {
     if (criteria.length > 0) {
-      const failing = criteria.find((c) => !c.test(t, byKey))!;
-      return failing.explain(t, byKey).text;
+      // The criterion that fails, or (cannot tell) the first that cannot tell.
+      const failing = criteria.find((c) => c.decide(f.of(c, t)) === false) ??
+        criteria.find((c) => c.decide(f.of(c, t)) === null)!;
+      return failing.explain(f.of(failing, t)).text;
     }
-    return byKey === null ? "no row changed" : `no row change has ${byKey.describe()}`;
+    const what = byKey === null ? "no row changed" : `no row change has ${byKey.describe()}`;
+    if (!unsure) return what;
+    const cut = anyKind.filter((c) => {
+      const x = f.of(c, t);
+      return x.seen < x.total || x.unproven === true;
+    });
+    if (cut.some((c) => f.of(c, t).unproven === true)) {
+      return `${what}: cannot tell, the rows come from diffs that did not keep every row`;
+    }
+    const kept = cut.map((c) => `${f.of(c, t).seen} of ${f.of(c, t).total} ${c.kind}`);
+    return `none of the rows the diff kept has ${byKey!.describe()} (it kept ${
+      kept.join(", ")
+    } rows)`;
   };
 
-  const explainDatabase = (db: DatabaseChange): string[] => {
+  const explainDatabase = (db: DatabaseChange, f: TableFacts, unsure: boolean): string[] => {
     const reason = databases?.explain(db) ?? dbCriteria?.explain(db) ?? null;
     if (reason !== null) return [`${db.name}: ${reason}`];
     if (!needsTable) {
@@ -108,12 +132,25 @@ export function compileScopes(selector: Selector, planes: Planes): Compiled {
         }${more})`,
       ];
     }
+    if (unsure) {
+      // Only the tables that cannot tell: those that fail do not decide it.
+      const open = candidates.filter((t) => rowsHold(t, f) === null);
+      const shown = open.slice(0, MAX_TABLES_SHOWN);
+      const lines = shown.map((t) => `${db.name} > ${t.name}: ${rowsReason(t, f, true)}`);
+      if (open.length > shown.length) {
+        lines.push(`${db.name}: and ${open.length - shown.length} more tables`);
+      }
+      return lines;
+    }
     const kinds = criteria.length > 0 ? criteria.map((c) => c.kind) : ROW_KINDS;
     const changed = candidates.filter((t) => kinds.some((k) => t.counts[k] > 0));
     // A near miss from a table without the columns the selector reads says
     // nothing: leave such tables out, or say that no table has the columns.
-    const failing = (t: TableDiff) => criteria.find((c) => !c.test(t, byKey));
-    const busy = changed.filter((t) => failing(t)?.readsColumnsOf(t) ?? true);
+    const failing = (t: TableDiff) => criteria.find((c) => c.decide(f.of(c, t)) !== true);
+    const busy = changed.filter((t) => {
+      const c = failing(t);
+      return c === undefined || f.of(c, t).hasColumns;
+    });
     if (changed.length > 0 && busy.length === 0) {
       const columns = [...new Set(criteria.flatMap((c) => c.columns))];
       return [
@@ -123,7 +160,7 @@ export function compileScopes(selector: Selector, planes: Planes): Compiled {
       ];
     }
     const shown = busy.slice(0, MAX_TABLES_SHOWN);
-    const lines = shown.map((t) => `${db.name} > ${t.name}: ${rowsReason(t)}`);
+    const lines = shown.map((t) => `${db.name} > ${t.name}: ${rowsReason(t, f, false)}`);
     if (busy.length > shown.length) {
       lines.push(`${db.name}: and ${busy.length - shown.length} more tables`);
     }
@@ -135,19 +172,27 @@ export function compileScopes(selector: Selector, planes: Planes): Compiled {
   };
 
   return {
-    test: (diff) => diff.databases.some(databaseHolds),
-    explain: (diff) => {
-      const hit = diff.databases.find(databaseHolds);
+    criteria: [...criteria, ...anyKind],
+    test: (diff, f) => some(diff.databases, (db) => databaseHolds(db, f)),
+    explain: (diff, f) => {
+      const hit = diff.databases.find((db) => databaseHolds(db, f) === true);
       if (hit !== undefined) {
         if (!needsTable) return { matched: true, lines: [hit.name] };
-        const table = hit.tables.find(tableHolds)!;
-        const rowsText = rows === undefined ? "" : ` > ${rowsWitness(table)}`;
+        const table = hit.tables.find((t) => tableHolds(t, f) === true)!;
+        const rowsText = rows === undefined ? "" : ` > ${rowsWitness(table, f)}`;
         return { matched: true, lines: [`${hit.name} > ${table.name}${rowsText}`] };
       }
       if (diff.databases.length === 0) {
         return { matched: false, lines: ["the diff has no databases"] };
       }
-      return { matched: false, lines: diff.databases.flatMap(explainDatabase) };
+      const open = diff.databases.filter((db) => databaseHolds(db, f) === null);
+      if (open.length > 0) {
+        return { matched: null, lines: open.flatMap((db) => explainDatabase(db, f, true)) };
+      }
+      return {
+        matched: false,
+        lines: diff.databases.flatMap((db) => explainDatabase(db, f, false)),
+      };
     },
   };
 }

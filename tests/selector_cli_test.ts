@@ -56,6 +56,90 @@ describe("dbagenteval db diff --select", () => {
   });
 });
 
+// The logs table lost all 10,000 rows; the diff keeps 1,000 removed rows by default.
+const LOGS_BEFORE = makeDb(
+  dir.file("logs_before.db"),
+  `CREATE TABLE logs (id INTEGER PRIMARY KEY, line TEXT);
+   WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 10000)
+   INSERT INTO logs SELECT i, 'line ' || i FROM n;`,
+);
+const LOGS_AFTER = makeDb(
+  dir.file("logs_after.db"),
+  "CREATE TABLE logs (id INTEGER PRIMARY KEY, line TEXT);",
+);
+const ID_9999 = '{"tables":{"name":"logs"},"rows":{"removed":{"where":{"id":9999}}}}';
+
+describe("db diff --select sees every row, not only the kept ones", () => {
+  it("finds a removed row past --max-rows (it said no match before)", () => {
+    const r = runCli(["db", "diff", LOGS_BEFORE, LOGS_AFTER, "--select", ID_9999]);
+    assert.equal(r.code, 0, r.stdout + r.stderr);
+    assert.equal(r.stdout, `match\n  logs_after.db > logs > removed id=9999: line "line 9999"\n`);
+  });
+
+  it("says no match for its $not (it said match, exit 0, before)", () => {
+    const r = runCli(["db", "diff", LOGS_BEFORE, LOGS_AFTER, "--select", `{"$not": ${ID_9999}}`]);
+    assert.equal(r.code, 1, r.stdout + r.stderr);
+    assert.match(r.stdout, /^no match\n {2}\$not: the inner selector matches\n/);
+  });
+
+  it("counts every row that passes a where, with --max-rows 0", () => {
+    const r = runCli([
+      "db",
+      "diff",
+      LOGS_BEFORE,
+      LOGS_AFTER,
+      "--max-rows",
+      "0",
+      "--select",
+      '{"rows":{"removed":{"where":{"id":{"$gt":9000}},"$count":1000}}}',
+    ]);
+    assert.equal(r.code, 0, r.stdout + r.stderr);
+    assert.equal(
+      r.stdout,
+      `match\n  logs_after.db > logs > 1000 removed rows with id > 9000 (count = 1000)\n`,
+    );
+  });
+
+  it("sees every row of folders too", () => {
+    const a = dir.file("logs_a");
+    const b = dir.file("logs_b");
+    fs.mkdirSync(a);
+    fs.mkdirSync(b);
+    fs.copyFileSync(LOGS_BEFORE, `${a}/logs.db`);
+    fs.copyFileSync(LOGS_AFTER, `${b}/logs.db`);
+    const r = runCli(["db", "diff", a, b, "--select", ID_9999]);
+    assert.equal(r.code, 0, r.stdout + r.stderr);
+    assert.match(r.stdout, /^match\n {2}logs\.db > logs > removed id=9999/);
+  });
+});
+
+describe("db match on a saved diff whose rows were cut", () => {
+  const saved = dir.file("logs.json");
+  it("says cannot tell and exits 2, for the selector and for its $not", () => {
+    const w = runCli(["db", "diff", LOGS_BEFORE, LOGS_AFTER, "--json", saved]);
+    assert.equal(w.code, 0, w.stderr);
+    for (const selector of [ID_9999, `{"$not": ${ID_9999}}`]) {
+      const r = runCli(["db", "match", saved, selector]);
+      assert.equal(r.code, 2, r.stdout + r.stderr);
+      assert.match(
+        r.stdout,
+        /^cannot tell: the answer depends on row changes the diff counted but did not keep\n/,
+      );
+      assert.match(
+        r.stdout,
+        /logs_after\.db > logs: none of the 1000 of 10000 removed rows the diff kept has id = 9999\n/,
+      );
+    }
+  });
+
+  it("still answers what the kept rows prove", () => {
+    const r = runCli(["db", "match", saved, '{"rows":{"removed":{"where":{"id":5}}}}']);
+    assert.equal(r.code, 0, r.stdout + r.stderr);
+    const counted = runCli(["db", "match", saved, '{"rows":{"removed":{"$count":10000}}}']);
+    assert.equal(counted.code, 0, counted.stdout + counted.stderr);
+  });
+});
+
 describe("dbagenteval db match", () => {
   it("matches a saved diff against a selector file and exits 0", () => {
     const saved = runCli(["db", "diff", BEFORE, AFTER, "--json", DIFF_JSON]);

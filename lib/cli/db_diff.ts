@@ -19,6 +19,8 @@ import { writeDiffJson } from "../diff/json.ts";
 import type { DiffOptions } from "../diff/options.ts";
 import { renderDiffText } from "../diff/render_text.ts";
 import { humanStream } from "./_output.ts";
+import { watchSelector } from "../../selector/explain.ts";
+import { readSelector } from "../../selector/read.ts";
 import type { DatabaseDiff } from "../diff/types.ts";
 
 /** The options cli.ts parses for `db diff`. */
@@ -126,9 +128,10 @@ export async function dbDiffCommand(
   }
   const quiet = options.quiet === true;
   const exitCode = options.exitCode === true || quiet;
-  // The summary and the exit code need exact counts only, not rows.
-  const countsOnly = (options.summary === true || quiet) && options.json === undefined &&
-    options.select === undefined;
+  // The summary and the exit code need exact counts only, not rows; a
+  // selector sees every row as it streams and keeps what it needs itself.
+  const countsOnly = (options.summary === true || quiet || options.select !== undefined) &&
+    options.json === undefined;
   const diffOptions: DiffOptions = {
     includeSchema: options.target !== "data",
     includeData: options.target !== "schema",
@@ -143,21 +146,28 @@ export async function dbDiffCommand(
   if (options.changeset !== undefined) {
     return await writeChangeset(before, after, options.changeset, diffOptions, exitCode);
   }
+  // A selector is asked while the diff runs, so it reads every row change,
+  // not only the --max-rows the diff keeps.
+  const watch = options.select === undefined
+    ? undefined
+    : watchSelector(await readSelector(options.select));
+  const listener = watch?.listener ?? {};
   let diff: DatabaseDiff;
   if (folders) {
     diff = await diffFilesystemDatabases(a ? before : {}, b ? after : {}, {
       ...diffOptions,
       ...(options.pattern === undefined ? {} : { dbPatterns: options.pattern }),
+      listener,
     });
   } else {
-    diff = await diffSqliteDatabases(before, after, diffOptions);
+    diff = await streamSqliteDiff(before, after, diffOptions, listener);
   }
   if (options.table !== undefined) await checkTables(options.table, run, diff);
   if (options.json !== undefined) writeJson(options.json, diff);
-  if (options.select !== undefined) {
-    const { printSelection } = await import("./_select.ts");
+  if (watch !== undefined) {
+    const { printExplanation } = await import("./_select.ts");
     // With the JSON on stdout (--json -), the explanation goes to stderr.
-    return await printSelection(diff, options.select, humanStream([options.json]));
+    return printExplanation(watch.explain(diff), humanStream([options.json]));
   }
   if (quiet) return diffChanged(diff, options.target) ? 1 : 0;
   if (options.summary === true) process.stdout.write(renderDiffSummary(diff, options.target));

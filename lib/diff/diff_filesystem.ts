@@ -8,6 +8,7 @@ import * as nodePath from "node:path";
 import { SqliteOpenError, UsageError } from "../errors.ts";
 import { globMatcher } from "./_glob.ts";
 import { diffDatabasePair } from "./diff_sqlite.ts";
+import type { DiffListener } from "./listener.ts";
 import { type DiffOptions, diffSettings } from "./options.ts";
 import type { DatabaseChange, DatabaseDiff } from "./types.ts";
 import { DIFF_FORMAT_VERSION } from "./types.ts";
@@ -44,6 +45,11 @@ export interface FilesystemDiffOptions extends DiffOptions {
    * `["*.db", "*.sqlite", "*.sqlite3"]`.
    */
   readonly dbPatterns?: readonly string[];
+  /**
+   * Told every table and row change of every database as the diff goes (all
+   * of them, whatever `maxRows` keeps), as `streamSqliteDiff` tells its own.
+   */
+  readonly listener?: DiffListener;
 }
 
 /**
@@ -88,7 +94,13 @@ export async function diffFilesystemDatabases(
   const names = [...new Set([...a.keys(), ...b.keys()])].sort();
   const databases: DatabaseChange[] = [];
   for (const name of names) {
-    const pair = { name, before: a.get(name) ?? null, after: b.get(name) ?? null, settings };
+    const pair = {
+      name,
+      before: a.get(name) ?? null,
+      after: b.get(name) ?? null,
+      settings,
+      ...(options.listener === undefined ? {} : { listener: options.listener }),
+    };
     try {
       databases.push(await diffDatabasePair(pair));
     } catch (e) {

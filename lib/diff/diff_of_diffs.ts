@@ -99,10 +99,12 @@ function splitTable(
       changed: rows.changed.length,
     };
     const dataStatus = counts.added + counts.removed + counts.changed > 0 ? "changed" : "unchanged";
-    if (schemaStatus === "unchanged" && dataStatus === "unchanged") return null;
-    const truncated = bucket === "shared"
-      ? (ta?.truncated ?? false) || (tb?.truncated ?? false)
-      : source.truncated;
+    // Rows one diff dropped cannot be paired with the other's: a kept row
+    // whose twin was dropped lands in the wrong bucket, so every bucket of a
+    // table either diff cut is unproven, and stays (truncated) even when it
+    // looks empty: its dropped rows may belong there.
+    const truncated = (ta?.truncated ?? false) || (tb?.truncated ?? false);
+    if (schemaStatus === "unchanged" && dataStatus === "unchanged" && !truncated) return null;
     return {
       ...source,
       status: schemaStatus !== "unchanged" ? schemaStatus : dataStatus,
@@ -179,7 +181,9 @@ function splitDatabase(
  * or removed by its name. A change that differs between the two goes to each
  * side's own bucket. Each bucket is a diff of the same shape holding only
  * tables and databases with something in it; counts are the numbers of rows
- * in the bucket.
+ * in the bucket. A table either diff did not keep every row of (`truncated`)
+ * cannot be split for sure: it is in every bucket, marked `truncated`, and a
+ * selector on it cannot tell.
  *
  * @param before the first diff (e.g. the reference run's)
  * @param after the second diff (e.g. the agent's)

@@ -11,7 +11,9 @@ import * as fs from "node:fs";
 import process from "node:process";
 import * as os from "node:os";
 import * as path from "node:path";
-import { diffSqliteDatabases } from "../diff/diff_sqlite.ts";
+import { streamSqliteDiff } from "../diff/diff_sqlite.ts";
+import type { DiffListener } from "../diff/listener.ts";
+import { watchSelectors } from "../../selector/explain.ts";
 import type { DatabaseDiff } from "../diff/types.ts";
 import { SqliteOpenError } from "../errors.ts";
 import { checkSqliteFile, realPath } from "../sqlite/file_check.ts";
@@ -109,9 +111,13 @@ function trackTempDir(dir: string): void {
  * The per-case setup behind `--agent-db`: a fresh copy of `source` for the
  * agent (`context.dbPath`), and afterwards the diff of the original against
  * the copy, for the db_change, db_unchanged and db_no_change checks. The
- * diff names the original's path, not the temporary copy's.
+ * diff names the original's path, not the temporary copy's. The case's
+ * `expect.db_change` and `expect.db_no_change` selectors, and those
+ * `watched` names, are asked while the diff runs (`explainDb`), so they see
+ * every row change, not only the ones the diff keeps.
  *
  * @param source the original database; it is only read
+ * @param watched more selectors to ask while diffing (e.g. db_change checks' own)
  * @returns the setup, for runSuite's or runCase's `setup` option
  * @example
  * ```ts
@@ -119,14 +125,25 @@ function trackTempDir(dir: string): void {
  * const setup = agentDbSetup("examples/db_agent/users.db");
  * ```
  */
-export function agentDbSetup(source: string): CaseSetup {
-  return (_testCase: TestCase): Promise<CaseSession> => {
+export function agentDbSetup(
+  source: string,
+  watched: (testCase: TestCase) => readonly unknown[] = () => [],
+): CaseSetup {
+  return (testCase: TestCase): Promise<CaseSession> => {
     const copy = copyAgentDb(source);
     return Promise.resolve({
       context: { dbPath: copy.dbPath },
       async finish() {
         try {
-          return { dbDiff: await diffAgentCopy(source, copy.dbPath) };
+          // The case's selectors are asked while the diff runs, so they read
+          // every row change, not only the ones the diff keeps.
+          const expect = testCase.expect ?? {};
+          const watch = watchSelectors(
+            [expect["db_change"], expect["db_no_change"], ...watched(testCase)]
+              .filter((s) => s !== undefined),
+          );
+          const dbDiff = await diffAgentCopy(source, copy.dbPath, watch.listener);
+          return { dbDiff, explainDb: (selector: unknown) => watch.explain(dbDiff, selector) };
         } finally {
           copy.dispose();
         }
@@ -141,6 +158,7 @@ export function agentDbSetup(source: string): CaseSetup {
  *
  * @param source the original database
  * @param copy the agent's copy, after the agent ran
+ * @param listener told every table and row change as the diff goes
  * @returns the diff
  * @throws {SqliteOpenError} naming the agent's copy of `source` when the
  * agent left it unreadable (e.g. overwrote it with something else)
@@ -156,10 +174,14 @@ export function agentDbSetup(source: string): CaseSetup {
  * diff.databases[0]?.path; // "examples/db_agent/users.db" (not the temporary copy)
  * ```
  */
-export async function diffAgentCopy(source: string, copy: string): Promise<DatabaseDiff> {
+export async function diffAgentCopy(
+  source: string,
+  copy: string,
+  listener: DiffListener = {},
+): Promise<DatabaseDiff> {
   let diff: DatabaseDiff;
   try {
-    diff = await diffSqliteDatabases(source, copy);
+    diff = await streamSqliteDiff(source, copy, {}, listener);
   } catch (e) {
     // The agent overwrote or damaged its copy: say so with the file the user
     // knows, not the temporary path, which is gone by the time this is read.

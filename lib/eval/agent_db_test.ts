@@ -11,7 +11,8 @@ import { agentDbSetup, copyAgentDb } from "./agent_db.ts";
 import { defineCase } from "./cases.ts";
 import { dbChange } from "./checks/db_change.ts";
 import { dbDiffChange } from "./checks/db_diff_change.ts";
-import { runCase } from "./evaluate.ts";
+import { evaluate, runCase } from "./evaluate.ts";
+import { Trace } from "./trace.ts";
 import { runSuite } from "./suite.ts";
 import type { TestCase } from "./case.ts";
 import type { DatabaseDiff } from "../diff/types.ts";
@@ -171,10 +172,18 @@ describe("db_no_change on a diff that kept only max_rows changes", () => {
   const everyone = sqlAgent("UPDATE users SET role = 'admin'");
   const cases: [string, Record<string, unknown>, string, RegExp][] = [
     [
-      "cannot pass when the forbidden change may be among the dropped rows",
+      // The selector is asked while the diff runs: it sees rows the diff does
+      // not keep (this was an ERROR, "cannot rule the change out").
+      "fails when the forbidden change is past the rows the diff keeps",
       { rows: { by_key: { id: 1050 }, changed: "role" } },
-      "ERROR",
-      /^cannot rule the change out: .*many\.db > users: 1000 of 1100 changed rows kept/,
+      "FAIL",
+      /^a forbidden change happened: many\.db > users > changed id=1050: role "viewer" -> "admin"$/,
+    ],
+    [
+      "passes when no row past the kept ones has the forbidden change",
+      { rows: { by_key: { id: 1050 }, changed: { where: { role: "root" } } } },
+      "PASS",
+      /^no such change$/,
     ],
     [
       "fails when the forbidden change is among the kept rows",
@@ -205,6 +214,46 @@ describe("db_no_change on a diff that kept only max_rows changes", () => {
       r?.detail,
       "cannot tell the agent's own changes apart: the diffs dropped rows (reference: many.db > users: 1000 of 1100 changed rows kept; agent: many.db > users: 1000 of 1100 changed rows kept)",
     );
+  });
+
+  it("fails a db_change $not whose change is past the rows the diff keeps (it passed before)", async () => {
+    const selector = { $not: { rows: { by_key: { id: 1050 }, changed: "role" } } };
+    for (const rules of [[], [dbChange(selector)]]) {
+      const expect = rules.length === 0 ? { db_change: selector } : {};
+      const c = defineCase({ question: "Promote everyone", expect });
+      const card = await runCase(c, everyone, { agentDb: source, rules });
+      const r = card.checks.find((x) => x.name === "db_change");
+      assert.equal(r?.status, "FAIL", r?.detail);
+      assert.match(
+        r!.detail,
+        /\$not: the inner selector matches; many\.db > users > changed id=1050/,
+      );
+    }
+  });
+
+  it("gives ERROR, never PASS or FAIL, when a saved diff's kept rows cannot tell", async () => {
+    const copy = copyAgentDb(source);
+    try {
+      await sqlAgent("UPDATE users SET role = 'admin'")("Q", { dbPath: copy.dbPath });
+      const cut = await diffSqliteDatabases(source, copy.dbPath);
+      const selector = { rows: { by_key: { id: 1050 }, changed: "role" } };
+      for (
+        const [check, expect] of [["db_change", { $not: selector }], ["db_no_change", selector]]
+      ) {
+        const card = await evaluate(Trace.simple("Q", { answer: "done" }), {
+          question: "Q",
+          expect: { [check as string]: expect },
+        }, { dbDiff: cut });
+        const r = card.checks.find((x) => x.name === check);
+        assert.equal(r?.status, "ERROR", r?.detail);
+        assert.match(
+          r!.detail,
+          /^cannot tell from the rows the diff kept: .*many\.db > users: none of the 1000 of 1100 changed rows the diff kept has \$key: id = 1050/,
+        );
+      }
+    } finally {
+      copy.dispose();
+    }
   });
 
   for (const [name, selector, status, detail] of cases) {

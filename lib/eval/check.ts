@@ -7,6 +7,7 @@
 import type { Row, Trace } from "./trace.ts";
 import type { TestCase } from "./case.ts";
 import type { DatabaseDiff } from "../diff/types.ts";
+import type { MatchExplanation } from "../../selector/explain.ts";
 
 /**
  * A check passed.
@@ -162,6 +163,13 @@ export interface CheckContext {
   readonly judge?: Judge;
   /** The diff of the agent's database copy, before and after, with --agent-db. */
   readonly dbDiff?: DatabaseDiff;
+  /**
+   * The answer of a selector asked while that diff ran (the case's
+   * `expect.db_change` and `expect.db_no_change`, a db_change check's own):
+   * it read every row change, not only the ones the diff kept. Undefined for
+   * a selector that was not asked then; use `explainMatch(dbDiff, ...)`.
+   */
+  readonly explainDb?: (selector: unknown) => MatchExplanation | undefined;
   /** The original database given with --agent-db (only ever read), for reference agents. */
   readonly agentDb?: string;
   /**

@@ -5,6 +5,7 @@
  * @module
  */
 import type { DatabaseDiff } from "../diff/types.ts";
+import type { MatchExplanation } from "../../selector/explain.ts";
 import { judgeChecks } from "../judge/mod.ts";
 import { type CheckContext, type CheckResult, ERROR, type Judge, type Status } from "./check.ts";
 import type { TestCase } from "./case.ts";
@@ -73,6 +74,8 @@ export interface EvaluateOptions {
   readonly referenceColumns?: readonly string[] | undefined;
   /** The diff of the agent's database copy (--agent-db). */
   readonly dbDiff?: DatabaseDiff | undefined;
+  /** Selectors asked while that diff ran (see {@link CheckContext.explainDb}). */
+  readonly explainDb?: ((selector: unknown) => MatchExplanation | undefined) | undefined;
   /** The original --agent-db file, for checks that run a reference agent on their own copy. */
   readonly agentDb?: string | undefined;
   /** The SQLite file the SQL runs on (default: agentDb), for the SQL rules. */
@@ -155,6 +158,7 @@ export async function evaluate(
       : {}),
     ...(options.judge !== undefined ? { judge: options.judge } : {}),
     ...(options.dbDiff !== undefined ? { dbDiff: options.dbDiff } : {}),
+    ...(options.explainDb !== undefined ? { explainDb: options.explainDb } : {}),
     ...(options.agentDb !== undefined ? { agentDb: options.agentDb } : {}),
     ...((options.database ?? options.agentDb) !== undefined
       ? { database: (options.database ?? options.agentDb)! }
@@ -194,6 +198,12 @@ export async function evaluate(
   });
 }
 
+/** The selectors a check asks of the agent's diff (a db_change check's own), to ask while diffing. */
+function watchedBy(check: CheckLike, testCase: TestCase): readonly unknown[] {
+  const ask = (check as { dbSelectors?: (c: TestCase) => readonly unknown[] }).dbSelectors;
+  return typeof ask === "function" ? ask.call(check, testCase) : [];
+}
+
 function isTestCase(value: TestCase | CaseInput): value is TestCase {
   return typeof value.id === "string" && Array.isArray(value.tags) &&
     typeof value.ordered === "boolean" && typeof value.precision === "number";
@@ -230,8 +240,17 @@ export type Executor = (sql: string) => unknown;
 export interface CaseSession {
   /** What the agent gets as its second argument. */
   readonly context: AgentContext;
-  /** Called after the agent finished (or failed); may return the database diff. */
-  finish(): Promise<{ readonly dbDiff?: DatabaseDiff | undefined } | void>;
+  /**
+   * Called after the agent finished (or failed); may return the database
+   * diff, and the answers of selectors asked while it ran (see
+   * {@link CheckContext.explainDb}).
+   */
+  finish(): Promise<
+    {
+      readonly dbDiff?: DatabaseDiff | undefined;
+      readonly explainDb?: ((selector: unknown) => MatchExplanation | undefined) | undefined;
+    } | void
+  >;
 }
 
 /**
@@ -371,7 +390,10 @@ export async function runCase(
     });
 
   const setup = options.setup ??
-    (options.agentDb === undefined ? undefined : agentDbSetup(options.agentDb));
+    (options.agentDb === undefined ? undefined : agentDbSetup(
+      options.agentDb,
+      (c) => (options.rules ?? []).flatMap((r) => watchedBy(r, c)),
+    ));
   const session = setup === undefined ? undefined : await attempt(() => setup(testCase));
   if (session !== undefined && !session.ok) {
     return errorCard(`the case setup failed: ${raised(session.error)}`);
@@ -443,7 +465,9 @@ export async function runCase(
     error ??= `the case teardown failed: ${raised(finished.error)}`;
   }
   const dbDiff = finished?.ok ? finished.value?.dbDiff : undefined;
+  const explainDb = finished?.ok ? finished.value?.explainDb : undefined;
   return evaluate(trace, testCase, {
+    explainDb,
     rules: options.rules,
     judge: options.judge,
     referenceRows,

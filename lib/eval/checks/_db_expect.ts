@@ -8,8 +8,8 @@ import type { CheckContext } from "../check.ts";
 import type { TestCase } from "../case.ts";
 import type { Trace } from "../trace.ts";
 import type { DatabaseDiff } from "../../diff/types.ts";
-import type { Selector } from "../../../selector/types.ts";
 import { jsonText } from "../_json.ts";
+import { DEFAULT_MAX_ROWS } from "../../diff/options.ts";
 
 /** The keys of `expect` that the database side-effect checks read. */
 export const DB_EXPECT_KEYS = ["db_change", "db_unchanged", "db_no_change"] as const;
@@ -39,6 +39,16 @@ export function missingDiff(what: string, context: CheckContext): string {
  */
 export function oneLine(text: string): string {
   return text.split("\n").slice(1).map((l) => l.trim()).filter(Boolean).join("; ");
+}
+
+/**
+ * A "cannot tell" explanation on one line, for an ERROR: which tables' kept
+ * rows cannot tell, and what to do.
+ */
+export function cannotTell(text: string): string {
+  return `cannot tell from the rows the diff kept: ${
+    oneLine(text)
+  }; diff with a larger max_rows (${DEFAULT_MAX_ROWS} by default), or let --agent-db's diff ask the selector while it runs`;
 }
 
 /** The value of `expect[key]`, or undefined. */
@@ -78,16 +88,6 @@ export function describeChanges(diff: DatabaseDiff): string {
     for (const o of db.objects) parts.push(`${db.name} > ${o.type} ${o.name} ${o.status}`);
   }
   return parts.join("; ");
-}
-
-/**
- * Whether a selector looks at rows anywhere (through `$and`, `$or`, `$not`):
- * only row criteria can miss what a truncated diff dropped.
- */
-export function readsRows(selector: Selector): boolean {
-  return selector.rows !== undefined ||
-    [...selector.$and ?? [], ...selector.$or ?? [], ...selector.$not ? [selector.$not] : []]
-      .some(readsRows);
 }
 
 /**

@@ -9,7 +9,7 @@ import type { Selector } from "../../../selector/types.ts";
 import { Check, type CheckContext, type CheckResult, ERROR, FAIL, PASS } from "../check.ts";
 import type { TestCase } from "../case.ts";
 import type { Trace } from "../trace.ts";
-import { dbStage, expectValue, missingDiff, oneLine } from "./_db_expect.ts";
+import { cannotTell, dbStage, expectValue, missingDiff, oneLine } from "./_db_expect.ts";
 
 /**
  * Passes when the diff of the agent's database copy matches the selector.
@@ -37,6 +37,18 @@ export class DbChange extends Check {
   }
 
   /**
+   * The selector this check asks of the agent's diff, for the harness to ask
+   * while the diff runs (so it reads every row change).
+   *
+   * @param testCase the case
+   * @returns its selector, or none
+   */
+  dbSelectors(testCase: TestCase): readonly unknown[] {
+    const selector = this.#selector ?? expectValue(testCase, "db_change");
+    return selector === undefined ? [] : [selector];
+  }
+
+  /**
    * @param trace what the agent did
    * @param testCase the case
    * @param context the database diff
@@ -50,7 +62,11 @@ export class DbChange extends Check {
       const what = this.#selector === undefined ? "expect.db_change" : "db_change";
       return [this.result(stage, ERROR, missingDiff(what, context))];
     }
-    const { matched, text } = explainMatch(context.dbDiff, selector);
+    const { matched, text } = context.explainDb?.(selector) ??
+      explainMatch(context.dbDiff, selector);
+    // The answer depends on rows the diff counted but did not keep: neither
+    // PASS nor FAIL is proven.
+    if (matched === null) return [this.result(stage, ERROR, cannotTell(text))];
     return [this.result(stage, matched ? PASS : FAIL, oneLine(text))];
   }
 }

@@ -15,7 +15,7 @@ import { copyAgentDb, diffAgentCopy } from "../agent_db.ts";
 import { Check, type CheckContext, type CheckResult, ERROR, FAIL, PASS } from "../check.ts";
 import type { TestCase } from "../case.ts";
 import type { Trace } from "../trace.ts";
-import { dbStage, droppedRows, missingDiff, oneLine } from "./_db_expect.ts";
+import { cannotTell, dbStage, droppedRows, missingDiff, oneLine } from "./_db_expect.ts";
 
 /**
  * What the agent's changes are compared with.
@@ -128,6 +128,7 @@ export class DbDiffChange extends Check {
     }
     const { afterOnly } = diffDatabaseDiffs(reference, context.dbDiff);
     const { matched, text } = explainMatch(afterOnly, this.#selector);
+    if (matched === null) return this.result(stage, ERROR, cannotTell(text));
     return this.result(
       stage,
       matched ? PASS : FAIL,

@@ -73,7 +73,7 @@ export function counterexampleText(r: Counterexample, db: string): string {
     return `no difference found in ${r.tried} databases (seed ${r.seed}, ${seconds}); evidence, not proof, that the queries agree\n`;
   }
   return [
-    `the queries differ on this database (found after ${r.tried} databases, seed ${r.seed}, ${seconds}):`,
+    `the queries differ on this database (found by ${r.strategy} after ${r.tried} databases, seed ${r.seed}, ${seconds}):`,
     "",
     r.databaseSql!.trimEnd(),
     "",

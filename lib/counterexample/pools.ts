@@ -26,13 +26,33 @@ export interface ColumnPool {
 
 const DATE = /^(\d{4})-(\d{2})-(\d{2})(?:[ T](\d{2}):(\d{2}):(\d{2}))?$/;
 
-function dateText(d: Date, withTime: boolean): string {
+/** How a column writes its dates: with a time or not, and a space or a T before it. */
+export interface DateFormat {
+  readonly date: boolean;
+  readonly time: boolean;
+  /** "T" when the given values write 2024-01-02T10:00:00. */
+  readonly separator?: " " | "T";
+  /** The column is TEXT: malformed dates (2024-1-2, 2024/01/02) are values it may hold. */
+  readonly text?: boolean;
+}
+
+function dateText(d: Date, withTime: boolean, separator = " "): string {
   const iso = d.toISOString();
-  return withTime ? `${iso.slice(0, 10)} ${iso.slice(11, 19)}` : iso.slice(0, 10);
+  return withTime ? `${iso.slice(0, 10)}${separator}${iso.slice(11, 19)}` : iso.slice(0, 10);
+}
+
+/** A date written as people and programs get it wrong: unpadded, with slashes. */
+function malformed(s: string): string[] {
+  const m = /^(\d{4})-(\d{2})-(\d{2})(.*)$/.exec(s);
+  if (m === null) return [];
+  return [
+    `${m[1]}-${Number(m[2])}-${Number(m[3])}${m[4]}`,
+    `${m[1]}/${m[2]}/${m[3]}${m[4]}`,
+  ];
 }
 
 /** Neighbours of a date or a year: the day or second before and after. */
-function dateVariants(s: string, withTime: boolean): string[] {
+function dateVariants(s: string, withTime: boolean, separator = " "): string[] {
   const out: string[] = [];
   const year = /^\d{4}$/.test(s) ? Number(s) : null;
   const m = DATE.exec(s);
@@ -40,7 +60,10 @@ function dateVariants(s: string, withTime: boolean): string[] {
     const start = new Date(Date.UTC(year, 0, 1));
     const end = new Date(Date.UTC(year + 1, 0, 1));
     for (const d of [start, end]) {
-      out.push(dateText(d, withTime), dateText(new Date(d.getTime() - 1000), withTime));
+      out.push(
+        dateText(d, withTime, separator),
+        dateText(new Date(d.getTime() - 1000), withTime, separator),
+      );
     }
   } else if (m !== null) {
     const t = Date.UTC(
@@ -53,9 +76,9 @@ function dateVariants(s: string, withTime: boolean): string[] {
     );
     if (Number.isNaN(t)) return out;
     for (const delta of [0, -1000, 1000, -86_400_000, 86_400_000]) {
-      out.push(dateText(new Date(t + delta), withTime));
+      out.push(dateText(new Date(t + delta), withTime, separator));
     }
-    if (m[4] === undefined) out.push(dateText(new Date(t + 86_399_000), true));
+    if (m[4] === undefined) out.push(dateText(new Date(t + 86_399_000), true, separator));
   }
   return out;
 }
@@ -74,8 +97,8 @@ function textVariants(s: string): string[] {
 
 function numberVariants(n: number, affinity: Affinity): number[] {
   const ints = Number.isInteger(n) ? [n, n - 1, n + 1] : [Math.floor(n), Math.ceil(n)];
-  if (affinity === "INTEGER") return [...ints, 0];
-  return [...ints, n, n - 0.5, n + 0.5, n - 0.01, n + 0.01, 0];
+  if (affinity === "INTEGER") return [...ints, 0, 1];
+  return [...ints, n, n - 0.5, n + 0.5, n - 0.01, n + 0.01, 0, 1];
 }
 
 /**
@@ -91,7 +114,7 @@ function numberVariants(n: number, affinity: Affinity): number[] {
 export function boundaryValues(
   words: QueryWords,
   affinity: Affinity,
-  looksLikeDate: { readonly date: boolean; readonly time: boolean },
+  looksLikeDate: DateFormat,
 ): SqliteValue[] {
   const out: SqliteValue[] = [];
   const numeric = affinity === "INTEGER" || affinity === "REAL" || affinity === "NUMERIC" ||
@@ -109,19 +132,27 @@ export function boundaryValues(
       // A column of dates gets dates: '2024-%' is a pattern, not a value of it.
       if (!looksLikeDate.date) out.push(...textVariants(s));
       else {
-        out.push(...dateVariants(s, looksLikeDate.time));
+        const sep = looksLikeDate.separator ?? " ";
+        const dates = dateVariants(s, looksLikeDate.time, sep);
         const year = /^(\d{4})-/.exec(s)?.[1];
-        if (year !== undefined) out.push(...dateVariants(year, looksLikeDate.time));
+        if (year !== undefined) dates.push(...dateVariants(year, looksLikeDate.time, sep));
+        out.push(...dates);
+        if (looksLikeDate.text === true) out.push(...dates.slice(0, 3).flatMap(malformed));
       }
     }
     if (looksLikeDate.date) {
       for (const n of words.numbers) {
         if (Number.isInteger(n) && n >= 1000 && n <= 9999) {
-          out.push(...dateVariants(String(n), looksLikeDate.time));
+          out.push(...dateVariants(String(n), looksLikeDate.time, looksLikeDate.separator));
         }
       }
     }
     for (const n of words.numbers) if (affinity === "TEXT") out.push(String(n));
+  }
+  if (numeric && !looksLikeDate.date) {
+    // 1 as well as 0 (a flag, a count of one), and a fraction where the type keeps one
+    out.push(0, 1);
+    if (affinity !== "INTEGER") out.push(0.5, 1.5);
   }
   const seen = new Set<string>();
   return out.filter((v) => {
@@ -163,9 +194,19 @@ export function columnPools(
           }
         }
         const texts = values.filter((v): v is string => typeof v === "string");
-        const date = texts.length > 0 && texts.every((v) => DATE.test(v));
-        const time = date && texts.some((v) => v.length > 10);
-        const boundary = boundaryValues(words, column.affinity, { date, time });
+        // Dates by their values, or by the declared type when there are none.
+        const declared = /DATE|TIME/i.test(column.declaredType);
+        const date = texts.length > 0 ? texts.every((v) => DATE.test(v)) : declared;
+        const time = date &&
+          (texts.some((v) => v.length > 10) ||
+            (texts.length === 0 && /TIME/i.test(column.declaredType)));
+        const separator = texts.some((v) => v[10] === "T") ? "T" : " ";
+        const boundary = boundaryValues(words, column.affinity, {
+          date,
+          time,
+          separator,
+          text: column.affinity === "TEXT",
+        });
         const constants = new Set<SqliteValue>([...words.numbers, ...words.strings]);
         return {
           column,

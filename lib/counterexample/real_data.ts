@@ -104,6 +104,28 @@ export class RealData {
   }
 
   /**
+   * Every row of a table as it is, duplicates kept, when it has at most
+   * `most` rows.
+   *
+   * @param table the table
+   * @param most the most rows read
+   * @returns the rows, or null when the table has more
+   */
+  all(table: SearchTable, most: number): CandidateRow[] | null {
+    const stmt = this.#db.prepare(
+      `SELECT ${table.columns.map((c) => ident(c.name)).join(", ")} FROM ${
+        ident(table.name)
+      } LIMIT ${most + 1}`,
+    );
+    try {
+      const rows: CandidateRow[] = [...stmt.rows()];
+      return rows.length > most ? null : rows;
+    } finally {
+      stmt.finalize();
+    }
+  }
+
+  /**
    * The sampled rows of a table.
    *
    * @param table the table's name

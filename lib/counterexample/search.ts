@@ -8,8 +8,7 @@ import { rowObjects } from "../row_set.ts";
 import { compareRows } from "../eval/rows.ts";
 import { openDatabase } from "../sqlite/database.ts";
 import type { SqliteRow, SqliteValue } from "../sqlite/value.ts";
-import type { Candidate } from "./candidate.ts";
-import { rowCount } from "./candidate.ts";
+import type { Candidate, CandidateRow } from "./candidate.ts";
 import { columnPools } from "./pools.ts";
 import { RealData } from "./real_data.ts";
 import { changesFromGiven, databaseScript, type TableChange } from "./render.ts";
@@ -19,6 +18,10 @@ import { shrink } from "./shrink.ts";
 import { STRATEGIES, type Strategy, type StrategyContext } from "./strategies/mod.ts";
 import { Random } from "./_random.ts";
 import { type QueryWords, queryWords } from "./_tokens.ts";
+import { queryShape } from "./_query_shape.ts";
+
+/** The given database is tried as it is when each table has at most this many rows. */
+const GIVEN_ROWS = 2000;
 
 /**
  * What {@link findCounterexample} takes.
@@ -147,14 +150,35 @@ function probesFor(words: QueryWords): (table: SearchTable, column: string) => S
   };
 }
 
-function pickStrategy(random: Random): Strategy {
-  const total = STRATEGIES.reduce((s, x) => s + x.weight, 0);
+function pickStrategy(random: Random, strategies: readonly Strategy[]): Strategy {
+  const total = strategies.reduce((s, x) => s + x.weight, 0);
   let roll = random.next() * total;
-  for (const s of STRATEGIES) {
+  for (const s of strategies) {
     roll -= s.weight;
     if (roll < 0) return s;
   }
-  return STRATEGIES[STRATEGIES.length - 1]!;
+  return strategies[strategies.length - 1]!;
+}
+
+/** The given database's rows as they are, duplicates kept, when every table is small. */
+function givenAsIs(real: RealData, tables: readonly SearchTable[]): Candidate | null {
+  const rows = new Map<string, CandidateRow[]>();
+  for (const t of tables) {
+    const all = real.all(t, GIVEN_ROWS);
+    if (all === null) return null;
+    if (all.length > 0) rows.set(t.name, all);
+  }
+  return rows;
+}
+
+/** A candidate's rows as one string, to skip a database already tried. */
+function fingerprint(candidate: Candidate): string {
+  const parts: string[] = [];
+  for (const [table, rows] of candidate) {
+    if (rows.length === 0) continue;
+    parts.push(table, JSON.stringify(rows, (_k, v) => typeof v === "bigint" ? `${v}n` : v));
+  }
+  return parts.join("\u0000");
 }
 
 /**
@@ -217,7 +241,11 @@ export async function findCounterexample(options: CounterexampleOptions): Promis
       schema,
       real,
       pools: columnPools(schema.tables, real, words),
+      shape: queryShape([queries.reference, queries.candidate]),
     };
+    // Only the strategies that can make something new: with an empty given
+    // database, those that rearrange its rows get no budget.
+    const strategies = STRATEGIES.filter((s) => s.usable?.(context) ?? true);
     const sandbox = await Sandbox.create(schema);
     try {
       // Shrinking tries many databases: each only has to keep the queries apart.
@@ -235,14 +263,29 @@ export async function findCounterexample(options: CounterexampleOptions): Promis
           compareRows(reversed.candidateRows, outcome.candidateRows, comparison);
         return stable && differs(outcome, comparison) ? outcome.database : null;
       };
-      const fixed: Candidate[] = [
-        new Map(), // the empty database
-        new Map(schema.tables.map((t) => [t.name, [...real.sample(t.name)]])),
-      ];
+      // First the given database as it is (duplicates kept: it may itself
+      // tell the queries apart), the empty one, and the whole sample.
+      const fixed: { name: string; candidate: Candidate }[] = [];
+      const given = givenAsIs(real, schema.tables);
+      if (given !== null && given.size > 0) fixed.push({ name: "given", candidate: given });
+      fixed.push({ name: "empty", candidate: new Map() });
+      fixed.push({
+        name: "real_sample",
+        candidate: new Map(schema.tables.map((t) => [t.name, [...real.sample(t.name)]])),
+      });
+      const seen = new Set<string>();
       let tried = 0;
-      while (tried < budget && performance.now() < deadline) {
-        const strategy = tried < fixed.length ? undefined : pickStrategy(random);
-        const candidate = strategy?.generate(context) ?? fixed[tried]!;
+      let made = 0;
+      // A strategy may make a database already tried; those are skipped,
+      // and do not count, up to a bound so a search always ends.
+      while (tried < budget && made < budget * 4 && performance.now() < deadline) {
+        const next = made < fixed.length ? fixed[made]! : undefined;
+        const strategy = next === undefined ? pickStrategy(random, strategies) : undefined;
+        const candidate = next?.candidate ?? strategy!.generate(context);
+        made++;
+        const key = fingerprint(candidate);
+        if (seen.has(key)) continue;
+        seen.add(key);
         tried++;
         const r = sandbox.run(candidate, queries);
         if (r === null || !differs(r.outcome, comparison)) continue;
@@ -269,7 +312,7 @@ export async function findCounterexample(options: CounterexampleOptions): Promis
           referenceRows: rowObjects(final.referenceRows) as SqliteRow[],
           candidateRows: rowObjects(final.candidateRows) as SqliteRow[],
           changes: changesFromGiven(db, schema, final.database),
-          strategy: strategy?.name ?? (rowCount(candidate) === 0 ? "empty" : "real_sample"),
+          strategy: strategy?.name ?? next!.name,
           tried,
           seed,
           seconds: (performance.now() - started) / 1000,

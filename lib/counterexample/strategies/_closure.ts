@@ -42,3 +42,16 @@ export function withParents(
   }
   return rows;
 }
+
+/**
+ * Whether a table the queries read has rows in the given database: without
+ * any, a strategy that takes given rows can only build the empty database.
+ *
+ * @param context the schema and the given database
+ * @returns true when there are rows to take
+ */
+export function hasGivenRows(context: StrategyContext): boolean {
+  return context.schema.tables.some((t) =>
+    context.schema.read.has(t.name) && context.real.sample(t.name).length > 0
+  );
+}

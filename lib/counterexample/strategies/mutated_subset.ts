@@ -10,7 +10,7 @@ import type { SqliteValue } from "../../sqlite/value.ts";
 import type { CandidateRow } from "../candidate.ts";
 import type { ColumnPool } from "../pools.ts";
 import type { SearchTable } from "../schema.ts";
-import { withParents } from "./_closure.ts";
+import { hasGivenRows, withParents } from "./_closure.ts";
 import { subsetRows } from "./real_subset.ts";
 import type { Strategy, StrategyContext } from "./strategy.ts";
 
@@ -92,6 +92,7 @@ function mutate(
 /** Real rows, changed a little. */
 export const mutatedSubset: Strategy = {
   name: "mutated_subset",
+  usable: hasGivenRows,
   weight: 3,
   generate(context: StrategyContext) {
     const { random } = context;

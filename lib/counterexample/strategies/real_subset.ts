@@ -6,7 +6,7 @@
  * @module
  */
 import type { CandidateRow } from "../candidate.ts";
-import { withParents } from "./_closure.ts";
+import { hasGivenRows, withParents } from "./_closure.ts";
 import type { Strategy, StrategyContext } from "./strategy.ts";
 
 /**
@@ -32,6 +32,7 @@ export function subsetRows(context: StrategyContext, most: number): Map<string, 
 /** Subsets of the real rows. */
 export const realSubset: Strategy = {
   name: "real_subset",
+  usable: hasGivenRows,
   weight: 2,
   generate(context) {
     return withParents(subsetRows(context, context.random.pick([1, 2, 3, 5, 8])), context);

@@ -9,6 +9,7 @@ import type { ColumnPool } from "../pools.ts";
 import type { Random } from "../_random.ts";
 import type { RealData } from "../real_data.ts";
 import type { SearchSchema } from "../schema.ts";
+import type { QueryShape } from "../_query_shape.ts";
 
 /** What a strategy may draw on. */
 export interface StrategyContext {
@@ -17,6 +18,8 @@ export interface StrategyContext {
   readonly real: RealData;
   /** Value pools per table name, in column order. */
   readonly pools: ReadonlyMap<string, readonly ColumnPool[]>;
+  /** The sizes the queries compare with and the columns they equate. */
+  readonly shape: QueryShape;
 }
 
 /** A way of making candidate databases. */
@@ -25,6 +28,11 @@ export interface Strategy {
   readonly name: string;
   /** How often it is asked, relative to the others. */
   readonly weight: number;
+  /**
+   * Whether it can make anything the search has not tried: a strategy that
+   * only rearranges the given rows cannot when there are none. Absent: always.
+   */
+  usable?(context: StrategyContext): boolean;
   /**
    * Makes one candidate. It need not satisfy the schema: rows the schema
    * refuses are left out when the candidate is loaded.

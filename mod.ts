@@ -27,7 +27,12 @@ export { AgentError } from "./lib/errors.ts";
 export { VERSION } from "./lib/version.ts";
 
 // SQLite engine (lib/sqlite)
-export { Database, openDatabase, openMemoryDatabase } from "./lib/sqlite/database.ts";
+export {
+  Database,
+  openDatabase,
+  openMemoryDatabase,
+  type SqlDialectOptions,
+} from "./lib/sqlite/database.ts";
 export { type SqliteParams, Statement } from "./lib/sqlite/statement.ts";
 export {
   type Executor,

@@ -10,6 +10,7 @@
  * @module
  */
 import type { Backslashes } from "./_lex.ts";
+import { markLegacyStrings } from "./_legacy_strings.ts";
 import { unescapeLiteral } from "./_lex.ts";
 import {
   type ColumnRef,
@@ -59,6 +60,7 @@ export function buildStatement(ast: unknown, options: BuildOptions): SqlStatemen
   const b = new Builder(options);
   const node = isNode(ast) ? ast : {};
   const kind = String(node["type"] ?? "unknown").toLowerCase();
+  if (isSqlite(options.dialect)) markLegacyStrings(node);
   b.visitStatement(node, null, "statement", new Set());
   return {
     kind,

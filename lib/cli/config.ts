@@ -79,6 +79,7 @@ export const RUN_CONFIG_KEYS: Readonly<Record<string, ConfigKey>> = {
   execute: { flag: "--execute", type: "module" },
   db: { flag: "--db", type: "database" },
   agent_db: { flag: "--agent-db", type: "path" },
+  strict_quotes: { flag: "--strict-quotes", type: "boolean" },
   rules: { flag: "--rule", type: "rules" },
   judge: { flag: "--judge", type: "module" },
   judge_url: { flag: "--judge-url", type: "text" },

@@ -139,6 +139,12 @@ export const RUN_OPTIONS: readonly OptionSpec[] = [
       "run reference_sql read-only on this database (no executor needed): a SQLite file, postgres://user:pass@host:port/db, pglite:FILE.sql or pglite:DIR",
   },
   {
+    flags: "--strict-quotes",
+    key: "strictQuotes",
+    description:
+      'refuse double-quoted string literals (WHERE name = "Paris") in SQL run on SQLite, as SQLite\'s recommended build does (default: read them as strings, as the sqlite3 library and Python do)',
+  },
+  {
     flags: "--agent-db <file>",
     key: "agentDb",
     description: "give each case a fresh copy of this SQLite file and check what the agent changed",

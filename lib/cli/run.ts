@@ -36,6 +36,7 @@ import type { RuleSpec } from "./_builtin_rules.ts";
 export interface RunOptions extends AgentOptions, ReportOptions {
   readonly execute?: string;
   readonly db?: string;
+  readonly strictQuotes?: boolean;
   readonly agentDb?: string;
   readonly rules?: string;
   /** Rules from --rule flags or the config file's rules: list. */
@@ -144,6 +145,7 @@ async function loadExecutor(
     const database = await openReferenceDatabase(options.db, {
       statementTimeoutMs: timeout,
       connections: options.concurrency,
+      strictQuotes: options.strictQuotes === true,
     });
     // The SQLite executor itself (it carries its path, which the SQLite rules read).
     return { execute: database.execute, database };

@@ -46,4 +46,9 @@ export interface OpenDatabaseOptions {
   readonly statementTimeoutMs?: number | undefined;
   /** At most this many connections to a server at once. Default 4. */
   readonly connections?: number | undefined;
+  /**
+   * SQLite: refuse double-quoted string literals (`--strict-quotes`).
+   * Default false: they are read as the sqlite3 library reads them.
+   */
+  readonly strictQuotes?: boolean | undefined;
 }

@@ -60,7 +60,8 @@ export const DATABASE_KINDS: readonly DatabaseKind[] = [
     name: "sqlite",
     form: "FILE (a SQLite database)",
     matches: () => true,
-    open: async (value) => (await import("./sqlite.ts")).openSqliteDatabase(value),
+    open: async (value, options) =>
+      (await import("./sqlite.ts")).openSqliteDatabase(value, options),
     withPath: (value, resolve) => resolve(value),
   },
 ];

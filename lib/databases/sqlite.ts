@@ -5,13 +5,14 @@
  * @module
  */
 import { sqliteExecutor } from "../sqlite/executor.ts";
-import type { ReferenceDatabase } from "./database.ts";
+import type { OpenDatabaseOptions, ReferenceDatabase } from "./database.ts";
 
 /**
  * Opens a SQLite file read-only and checks it, so a missing or broken file
  * stops the run before any case.
  *
  * @param file the database file
+ * @param options `strictQuotes` refuses double-quoted string literals
  * @returns the database
  * @throws {SqliteOpenError} when the file is missing or not SQLite
  * @example
@@ -22,8 +23,11 @@ import type { ReferenceDatabase } from "./database.ts";
  * await db.close();
  * ```
  */
-export async function openSqliteDatabase(file: string): Promise<ReferenceDatabase> {
-  const execute = sqliteExecutor(file);
+export async function openSqliteDatabase(
+  file: string,
+  options: OpenDatabaseOptions = {},
+): Promise<ReferenceDatabase> {
+  const execute = sqliteExecutor(file, { strictQuotes: options.strictQuotes });
   try {
     await execute("SELECT 1");
   } catch (error) {

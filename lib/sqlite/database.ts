@@ -13,6 +13,37 @@ import { type SqliteParams, Statement } from "./statement.ts";
 import type { SqliteRow } from "./value.ts";
 
 const SQLITE_READONLY_ROLLBACK = 8 | (3 << 8);
+const SQLITE_DBCONFIG_DQS_DML = 1013;
+const SQLITE_DBCONFIG_DQS_DDL = 1014;
+
+/**
+ * How a connection reads SQL.
+ *
+ * @example
+ * ```ts
+ * import { openMemoryDatabase, type SqlDialectOptions } from "./database.ts";
+ * const strict: SqlDialectOptions = { strictQuotes: true };
+ * const db = await openMemoryDatabase(strict);
+ * let refused = false;
+ * try {
+ *   db.query(`SELECT "x" AS v`);
+ * } catch {
+ *   refused = true; // no such column: "x"
+ * }
+ * db.close();
+ * refused; // true
+ * ```
+ */
+export interface SqlDialectOptions {
+  /**
+   * Refuse double-quoted string literals (`WHERE name = "Paris"`): a
+   * double-quoted name must then be an identifier. Default false: like the
+   * sqlite3 library's default build, and Python's sqlite3, a double-quoted
+   * name that matches no column is read as a string, in queries and in the
+   * schema (SQLITE_DBCONFIG_DQS_DML and _DDL on).
+   */
+  readonly strictQuotes?: boolean | undefined;
+}
 
 /**
  * An open SQLite connection: a file opened read-only through the read-only
@@ -170,6 +201,8 @@ export class Database {
  * the commits still in its `-wal` file.
  *
  * @param path the database file
+ * @param options how SQL is read: double-quoted strings are accepted unless
+ * `strictQuotes` (see {@link SqlDialectOptions})
  * @returns the open database; close it when done
  * @throws {SqliteOpenError} when the file is missing, a directory, not SQLite,
  * truncated, corrupt or has a hot rollback journal beside it
@@ -181,7 +214,10 @@ export class Database {
  * db.close();
  * ```
  */
-export async function openDatabase(path: string): Promise<Database> {
+export async function openDatabase(
+  path: string,
+  options: SqlDialectOptions = {},
+): Promise<Database> {
   checkSqliteFile(path);
   const sqlite = await loadSqlite();
   await installReadOnlyVfs(sqlite);
@@ -196,6 +232,7 @@ export async function openDatabase(path: string): Promise<Database> {
   }
   const db = new Database(sqlite, raw, path);
   try {
+    setQuotes(sqlite, db, options);
     // Exclusive mode before the first read: SQLite then keeps the WAL index in
     // heap memory (our VFS has no shared memory), and takes no file locks
     // through us anyway. Temp tables and sorts go to scratch files in the
@@ -221,6 +258,7 @@ export async function openDatabase(path: string): Promise<Database> {
 /**
  * Opens a private, empty in-memory database.
  *
+ * @param options how SQL is read (see {@link SqlDialectOptions})
  * @returns the database
  * @example
  * ```ts
@@ -230,10 +268,26 @@ export async function openDatabase(path: string): Promise<Database> {
  * db.close();
  * ```
  */
-export async function openMemoryDatabase(): Promise<Database> {
+export async function openMemoryDatabase(options: SqlDialectOptions = {}): Promise<Database> {
   const sqlite = await loadSqlite();
   const oo1 = (sqlite as unknown as { oo1: { DB: new (o: object) => Oo1Database } }).oo1;
-  return new Database(sqlite, new oo1.DB({ filename: ":memory:", flags: "c" }), null);
+  const db = new Database(sqlite, new oo1.DB({ filename: ":memory:", flags: "c" }), null);
+  setQuotes(sqlite, db, options);
+  return db;
+}
+
+/**
+ * Double-quoted string literals, on unless refused. The bundled build has
+ * them off (SQLITE_DQS=0), while the sqlite3 library's default build and
+ * Python's sqlite3, which the public benchmarks' evaluators use, accept
+ * them: a fifth of Spider's gold is written that way.
+ */
+function setQuotes(sqlite: Sqlite, db: Database, options: SqlDialectOptions): void {
+  const on = options.strictQuotes === true ? 0 : 1;
+  for (const op of [SQLITE_DBCONFIG_DQS_DML, SQLITE_DBCONFIG_DQS_DDL]) {
+    const rc = sqlite.capi.sqlite3_db_config(db.handle as never, op, on, 0);
+    if (rc !== 0) throw new Error(`sqlite3_db_config(${op}) failed with code ${rc}`);
+  }
 }
 
 function errorText(e: unknown): string {

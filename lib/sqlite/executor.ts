@@ -5,7 +5,7 @@
  * @module
  */
 import { rowKeys } from "../row_set.ts";
-import { type Database, openDatabase } from "./database.ts";
+import { type Database, openDatabase, type SqlDialectOptions } from "./database.ts";
 import { setColumn, type SqliteRow } from "./value.ts";
 
 /**
@@ -67,6 +67,8 @@ export interface SqliteExecutor extends Executor {
  * carry their column list ({@link SqliteRows}), duplicates kept.
  *
  * @param path the database file
+ * @param options `strictQuotes` refuses double-quoted string literals
+ * (accepted by default, as the sqlite3 library does)
  * @returns the executor
  * @example
  * ```ts
@@ -76,10 +78,10 @@ export interface SqliteExecutor extends Executor {
  * run.close();
  * ```
  */
-export function sqliteExecutor(path: string): SqliteExecutor {
+export function sqliteExecutor(path: string, options: SqlDialectOptions = {}): SqliteExecutor {
   let db: Promise<Database> | undefined;
   const execute = async (sql: string): Promise<SqliteRows> => {
-    db ??= openDatabase(path);
+    db ??= openDatabase(path, options);
     let open: Database;
     try {
       open = await db;

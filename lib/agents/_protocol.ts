@@ -18,6 +18,8 @@ export interface AgentRequest {
   readonly context: {
     readonly tags: readonly string[];
     readonly db_path?: string;
+    readonly db?: string;
+    readonly evidence?: string;
   };
 }
 
@@ -35,6 +37,8 @@ export function agentRequest(question: string, context: AgentContext): AgentRequ
     context: {
       tags: context.tags ?? [],
       ...(context.dbPath !== undefined ? { db_path: context.dbPath } : {}),
+      ...(context.db !== undefined ? { db: context.db } : {}),
+      ...(context.evidence !== undefined ? { evidence: context.evidence } : {}),
     },
   };
 }

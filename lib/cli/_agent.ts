@@ -15,6 +15,8 @@ import type { ClosableAgent } from "../agents/types.ts";
 import type { Agent } from "../eval/agent.ts";
 import { UsageError } from "../errors.ts";
 import { hostedAgent } from "./_hosted_agent.ts";
+import { predictionsAgent } from "../eval/predictions.ts";
+import type { TestCase } from "../eval/case.ts";
 
 /** The agent options as cli.ts parses them. */
 export interface AgentOptions {
@@ -22,6 +24,8 @@ export interface AgentOptions {
   readonly agentCmd?: string | undefined;
   readonly agentUrl?: string | undefined;
   readonly agentHeader?: readonly string[] | undefined;
+  /** A predictions file (--predictions): the SQL a model already wrote, as the agent. */
+  readonly predictions?: string | undefined;
 }
 
 /** What a kind needs beside its own value. */
@@ -31,6 +35,8 @@ interface AgentSetting {
   readonly workers: number;
   /** The case timeout (--timeout), in milliseconds: an --agent host still busy then is killed. */
   readonly timeoutMs?: number | undefined;
+  /** Every case of the cases file, in order: a predictions file is aligned with them. */
+  readonly cases: readonly TestCase[];
 }
 
 /** One kind of agent: its flag and how its value becomes an agent. */
@@ -39,7 +45,7 @@ interface AgentKind {
   load(value: string, setting: AgentSetting): Promise<ClosableAgent>;
 }
 
-const AGENT_KINDS: Record<"agent" | "agentCmd" | "agentUrl", AgentKind> = {
+const AGENT_KINDS: Record<"agent" | "agentCmd" | "agentUrl" | "predictions", AgentKind> = {
   agent: {
     flag: "--agent",
     // In agent hosts (child processes): the run can stop an agent that
@@ -67,6 +73,13 @@ const AGENT_KINDS: Record<"agent" | "agentCmd" | "agentUrl", AgentKind> = {
       return Promise.resolve(httpAgent({ url: value, headers }));
     },
   },
+  predictions: {
+    flag: "--predictions",
+    load: async (value, setting) =>
+      Object.assign(await predictionsAgent(value, setting.cases), {
+        close: () => Promise.resolve(),
+      }),
+  },
 };
 
 /**
@@ -81,7 +94,7 @@ export function checkAgentOptions(options: AgentOptions): void {
   if (given.length !== 1) {
     throw new UsageError(
       given.length === 0
-        ? 'give the agent: --agent file:export, --agent-cmd "python3 agent.py" or --agent-url URL (or agent:, agent_cmd: or agent_url: in dbagenteval.yaml)'
+        ? 'give the agent: --agent file:export, --agent-cmd "python3 agent.py", --agent-url URL or --predictions FILE (or agent:, agent_cmd:, agent_url: or predictions: in dbagenteval.yaml)'
         : `pass one of ${given.map((k) => AGENT_KINDS[k].flag).join(", ")}, not several`,
     );
   }
@@ -95,6 +108,8 @@ export function checkAgentOptions(options: AgentOptions): void {
  *
  * @param options the parsed options
  * @param workers how many cases run at once
+ * @param timeoutMs the case timeout
+ * @param cases every case of the cases file, in order (for --predictions)
  * @returns the agent; close() it when the run ends
  * @throws {UsageError} when the agent cannot be loaded or started
  */
@@ -102,9 +117,10 @@ export function loadAgent(
   options: AgentOptions,
   workers: number,
   timeoutMs?: number,
+  cases: readonly TestCase[] = [],
 ): Promise<ClosableAgent> {
   checkAgentOptions(options);
   const kind = (Object.keys(AGENT_KINDS) as (keyof typeof AGENT_KINDS)[])
     .find((k) => options[k] !== undefined)!;
-  return AGENT_KINDS[kind].load(options[kind]!, { options, workers, timeoutMs });
+  return AGENT_KINDS[kind].load(options[kind]!, { options, workers, timeoutMs, cases });
 }

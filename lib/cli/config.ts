@@ -80,6 +80,8 @@ export const RUN_CONFIG_KEYS: Readonly<Record<string, ConfigKey>> = {
   db: { flag: "--db", type: "database" },
   agent_db: { flag: "--agent-db", type: "path" },
   strict_quotes: { flag: "--strict-quotes", type: "boolean" },
+  db_dir: { flag: "--db-dir", type: "path" },
+  predictions: { flag: "--predictions", type: "path" },
   rules: { flag: "--rule", type: "rules" },
   judge: { flag: "--judge", type: "module" },
   judge_url: { flag: "--judge-url", type: "text" },

@@ -139,6 +139,18 @@ export const RUN_OPTIONS: readonly OptionSpec[] = [
       "run reference_sql read-only on this database (no executor needed): a SQLite file, postgres://user:pass@host:port/db, pglite:FILE.sql or pglite:DIR",
   },
   {
+    flags: "--db-dir <dir>",
+    key: "dbDir",
+    description:
+      "a folder of SQLite databases, one per case's db: (DIR/<db>/<db>.sqlite or DIR/<db>.sqlite, as Spider and BIRD ship them); each case's SQL runs on its own",
+  },
+  {
+    flags: "--predictions <file>",
+    key: "predictions",
+    description:
+      "answer each case with SQL a model already wrote: Spider's (one SQL a line) or BIRD's predictions JSON, in the order of the cases file",
+  },
+  {
     flags: "--strict-quotes",
     key: "strictQuotes",
     description:

@@ -11,7 +11,8 @@ import { UsageError } from "../errors.ts";
 import type { ClosableAgent } from "../agents/types.ts";
 import type { Judge } from "../eval/check.ts";
 import type { TestCase } from "../eval/case.ts";
-import { loadCases } from "../eval/cases.ts";
+import { caseLine, loadCases } from "../eval/cases.ts";
+import { DatabaseDir } from "../databases/db_dir.ts";
 import { readRunFile, type RunFile, toRunFile } from "../eval/run_file.ts";
 import { selectCases } from "../eval/select.ts";
 import { casesFingerprint, parseShard, shardCases } from "../eval/shard.ts";
@@ -36,6 +37,7 @@ import type { RuleSpec } from "./_builtin_rules.ts";
 export interface RunOptions extends AgentOptions, ReportOptions {
   readonly execute?: string;
   readonly db?: string;
+  readonly dbDir?: string;
   readonly strictQuotes?: boolean;
   readonly agentDb?: string;
   readonly rules?: string;
@@ -85,6 +87,8 @@ function timeoutMs(seconds: number | undefined): number | undefined {
  */
 function counterexampleSettings(options: RunOptions): CounterexampleSettings | undefined {
   if (options.counterexamples !== true) return undefined;
+  // With --db-dir, each case's search runs on its own database (runCase).
+  if (options.db === undefined && options.dbDir !== undefined) return { db: options.dbDir };
   if (options.db === undefined) {
     throw new UsageError(
       "--counterexamples searches a SQLite database: pass --db FILE (a SQLite copy of the database the reference SQL runs on)",
@@ -131,14 +135,77 @@ function checkOptions(options: RunOptions): void {
 }
 
 interface ReferenceSql {
-  readonly execute: Executor;
+  readonly execute?: Executor;
   readonly database?: ReferenceDatabase;
+  /** With --db-dir: each case's own database. */
+  readonly databases?: DatabaseDir;
+}
+
+/** Where a case is, for messages: `cases.yaml:12 (case x)`. */
+function caseWhere(file: string, testCase: TestCase): string {
+  const line = caseLine(testCase);
+  return `${file}${line === undefined ? "" : `:${line}`} (case ${testCase.id})`;
+}
+
+/**
+ * The --db-dir folder, with every selected case's database found before
+ * any case runs: an unknown name is one line listing the close ones.
+ */
+function loadDatabaseDir(
+  options: RunOptions,
+  file: string,
+  cases: readonly TestCase[],
+): DatabaseDir | undefined {
+  const named = cases.filter((c) => c.db !== undefined);
+  if (options.dbDir === undefined) {
+    const first = named[0];
+    if (first !== undefined) {
+      throw new UsageError(
+        `${
+          caseWhere(file, first)
+        } names its database (db: ${first.db}); pass --db-dir DIR, the folder that holds it`,
+      );
+    }
+    return undefined;
+  }
+  const dir = new DatabaseDir(options.dbDir, { strictQuotes: options.strictQuotes === true });
+  for (const c of named) {
+    try {
+      dir.path(c.db!);
+    } catch (e) {
+      if (e instanceof UsageError) throw new UsageError(`${caseWhere(file, c)}: ${e.message}`);
+      throw e;
+    }
+  }
+  if (options.db === undefined && options.execute === undefined) {
+    const lost = cases.find((c) => c.db === undefined && c.reference_sql !== undefined);
+    if (lost !== undefined) {
+      throw new UsageError(
+        `${
+          caseWhere(file, lost)
+        } has reference_sql and no db:; give it db: NAME (a database in --db-dir), or pass --db FILE for the cases without one`,
+      );
+    }
+  }
+  return dir;
 }
 
 async function loadExecutor(
   options: RunOptions,
+  file: string,
   cases: readonly TestCase[],
   timeout: number | undefined,
+): Promise<ReferenceSql | undefined> {
+  const databases = loadDatabaseDir(options, file, cases);
+  const rest = await loadDefaultExecutor(options, cases, timeout, databases !== undefined);
+  return databases === undefined ? rest : { ...rest, databases };
+}
+
+async function loadDefaultExecutor(
+  options: RunOptions,
+  cases: readonly TestCase[],
+  timeout: number | undefined,
+  hasDir: boolean,
 ): Promise<ReferenceSql | undefined> {
   if (options.db !== undefined) {
     // A missing file, an unreachable server or bad credentials stop the run here, before any case.
@@ -153,7 +220,7 @@ async function loadExecutor(
   if (options.execute !== undefined) {
     return { execute: await loadFunction("--execute", options.execute) as Executor };
   }
-  if (cases.some((c) => c.reference_sql !== undefined)) {
+  if (!hasDir && cases.some((c) => c.reference_sql !== undefined)) {
     throw new UsageError(
       "some cases have reference_sql; pass --execute file:function, or --db FILE for a SQLite database (or --db postgres://... or --db pglite:FILE.sql for PostgreSQL)",
     );
@@ -270,14 +337,16 @@ export async function runCommand(file: string | undefined, options: RunOptions):
   // With an output on stdout (-), the text for a person goes to stderr.
   const human = humanStream(Object.values(reportOutputs(options)));
   const counterexamples = counterexampleSettings(options);
-  const reference = await loadExecutor(options, selected, timeout);
+  const reference = await loadExecutor(options, file, selected, timeout);
   const execute = reference?.execute;
+  const databases = reference?.databases;
   let agent: ClosableAgent | undefined;
   try {
     agent = await loadAgent(
       options,
       Math.max(1, Math.min(options.concurrency, selected.length)),
       timeout,
+      cases,
     );
     const rules = await loadRules(options);
     const { judge, hits } = await loadCachedJudge(options);
@@ -286,6 +355,12 @@ export async function runCommand(file: string | undefined, options: RunOptions):
       concurrency: options.concurrency,
       judgeConcurrency: options.judgeConcurrency,
       ...(execute !== undefined ? { execute } : {}),
+      ...(databases !== undefined
+        ? {
+          executeFor: async (c: TestCase) =>
+            c.db === undefined ? undefined : (await databases.open(c.db)).execute,
+        }
+        : {}),
       ...(rules !== undefined ? { rules } : {}),
       ...(judge !== undefined ? { judge } : {}),
       ...(timeout !== undefined ? { timeoutMs: timeout } : {}),
@@ -344,6 +419,7 @@ export async function runCommand(file: string | undefined, options: RunOptions):
   } finally {
     await agent?.close();
     await reference?.database?.close();
+    await databases?.close();
     (execute as { close?: () => void } | undefined)?.close?.();
   }
 }

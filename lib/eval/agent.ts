@@ -30,6 +30,10 @@ export interface AgentContext {
   readonly caseId?: string;
   /** The case's tags. */
   readonly tags?: readonly string[];
+  /** The name of the case's database, when it names one (`db:`, a benchmark's `db_id`). */
+  readonly db?: string;
+  /** What the case tells beside the question (`evidence:`, BIRD's evidence). */
+  readonly evidence?: string;
   /**
    * Aborted when the case runs out of time (--timeout): an agent that can
    * stop its work (a subprocess, an HTTP request) should stop it then.

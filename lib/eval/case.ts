@@ -47,4 +47,11 @@ export interface TestCase {
   readonly counterexample?: boolean;
   /** The tenant this case asks as: tenant_filter wants this value (over its own `value`). */
   readonly tenant?: string;
+  /**
+   * The database the case asks about, by name (a benchmark's `db_id`): its
+   * reference SQL, the agent's SQL and the rules run on it (`run --db-dir`).
+   */
+  readonly db?: string;
+  /** What the agent is told beside the question (BIRD's `evidence`): `context.evidence`. */
+  readonly evidence?: string;
 }

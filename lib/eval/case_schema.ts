@@ -35,9 +35,10 @@ export const CASE_FIELDS = [
  * Fields a case may have beyond the documented ones, accepted but not listed
  * in the unknown-field message (whose words are golden): `counterexample: false`
  * opts a case out of `run --counterexamples`; `tenant` is the value the
- * tenant_filter rule wants for this case (a per-case rule option).
+ * tenant_filter rule wants for this case (a per-case rule option); `db` names
+ * the case's database (`run --db-dir`), `evidence` is told to the agent.
  */
-const EXTRA_FIELDS: readonly string[] = ["counterexample", "tenant"];
+const EXTRA_FIELDS: readonly string[] = ["counterexample", "tenant", "db", "evidence"];
 
 /** A step of a path into a case: a key or a list index. */
 export type PathKey = string | number;
@@ -72,6 +73,8 @@ const CaseSchema = v.object({
     ),
   ),
   ordered: v.optional(v.boolean("ordered must be true or false")),
+  db: v.optional(nonEmptyText("db")),
+  evidence: v.optional(v.string("evidence must be text")),
   counterexample: v.optional(v.boolean("counterexample must be true or false")),
   tenant: v.optional(
     v.pipe(
@@ -190,5 +193,7 @@ export function readCase(raw: unknown): Omit<TestCase, "id"> & { id?: string } {
     precision: c.precision ?? 2,
     ...(c.counterexample !== undefined ? { counterexample: c.counterexample } : {}),
     ...(c.tenant !== undefined ? { tenant: c.tenant } : {}),
+    ...(c.db !== undefined ? { db: c.db } : {}),
+    ...(c.evidence !== undefined ? { evidence: c.evidence } : {}),
   };
 }

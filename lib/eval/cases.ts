@@ -16,6 +16,12 @@ import { findJsonError } from "./_json_error.ts";
 import type { Expect, TestCase } from "./case.ts";
 import { CaseProblem, type PathKey, readCase } from "./case_schema.ts";
 import type { Row } from "./trace.ts";
+import {
+  benchmarkCases,
+  benchmarkFormat,
+  type BenchmarkProblem,
+  goldCases,
+} from "./benchmark_files.ts";
 
 /**
  * A case as a user writes it in code: only `question` is needed.
@@ -40,6 +46,10 @@ export interface CaseInput {
   readonly tags?: readonly string[] | undefined;
   readonly ordered?: boolean | undefined;
   readonly precision?: number | undefined;
+  /** The case's database by name (see {@link TestCase.db}). */
+  readonly db?: string | undefined;
+  /** Told to the agent beside the question (see {@link TestCase.evidence}). */
+  readonly evidence?: string | undefined;
 }
 
 /** Where the cases came from, and how to find the line of a value in it. */
@@ -340,6 +350,41 @@ function parseJsonlSource(text: string, file: string): Source {
   return { items, lineOf: (index) => lines[index] };
 }
 
+/** A problem that benchmark_files.ts threw, as a value. */
+function isProblem(e: unknown): e is BenchmarkProblem {
+  return typeof e === "object" && e !== null && "index" in e && "message" in e;
+}
+
+/** A JSON list in Spider's or BIRD's own format, as cases; any other list as it is. */
+function benchmarkSource(source: Source, file: string): Source {
+  const format = benchmarkFormat(source.items);
+  if (format === undefined) return source;
+  try {
+    return {
+      items: benchmarkCases(source.items, format),
+      lineOf: (i) => source.lineOf(i, [], false),
+    };
+  } catch (e) {
+    if (!isProblem(e)) throw e;
+    const line = source.lineOf(e.index, e.path, false) ?? source.lineOf(e.index, [], false);
+    const at = `[${e.index}]${
+      e.path.map((k) => typeof k === "number" ? `[${k}]` : `.${k}`).join("")
+    }`;
+    throw new CasesFileError(file, { line }, `${at}: ${e.message} (a ${format} question)`);
+  }
+}
+
+/** Spider's gold file (`SQL<TAB>db_id` a line), as cases. */
+function goldSource(text: string, file: string): Source {
+  try {
+    const { cases, lines } = goldCases(text, file.split(/[\\/]/).pop() ?? file);
+    return { items: cases, lineOf: (index) => lines[index] };
+  } catch (e) {
+    if (!isProblem(e)) throw e;
+    throw new CasesFileError(file, { line: e.index + 1 }, e.message);
+  }
+}
+
 /**
  * Reads cases from text. The format comes from the file name's extension.
  *
@@ -359,13 +404,14 @@ export function parseCases(text: string, fileName: string): TestCase[] {
   const ext = /\.([a-z]+)$/i.exec(fileName)?.[1]?.toLowerCase();
   let source: Source;
   if (ext === "yaml" || ext === "yml") source = parseYamlSource(body, fileName);
-  else if (ext === "json") source = parseJsonSource(body, fileName);
+  else if (ext === "json") source = benchmarkSource(parseJsonSource(body, fileName), fileName);
+  else if (ext === "sql" || ext === "txt") source = goldSource(body, fileName);
   else if (ext === "jsonl") source = parseJsonlSource(body, fileName);
   else {
     throw new CasesFileError(
       fileName,
       {},
-      "unsupported file type; a cases file ends in .yaml, .yml, .json or .jsonl",
+      "unsupported file type; a cases file ends in .yaml, .yml, .json or .jsonl (or is a benchmark's dev.json or dev_gold.sql)",
     );
   }
   return buildCases(fileName, source);

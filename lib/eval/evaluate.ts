@@ -13,7 +13,7 @@ import { type CaseInput, defineCase } from "./cases.ts";
 import { builtinChecks } from "./checks/builtin.ts";
 import { jsonText } from "./_json.ts";
 import { Scorecard } from "./scorecard.ts";
-import type { Row, Trace } from "./trace.ts";
+import { type Row, type StageInput, Trace } from "./trace.ts";
 import { type Agent, type AgentContext, readRows, toTrace } from "./agent.ts";
 import { AgentError, UsageError } from "../errors.ts";
 import { agentDbSetup } from "./agent_db.ts";
@@ -289,6 +289,13 @@ export type CaseSetup = (testCase: TestCase) => Promise<CaseSession>;
 export interface RunCaseOptions {
   /** Runs the reference SQL; needed when the case has reference_sql. */
   readonly execute?: Executor | undefined;
+  /**
+   * The executor of a case's own database (a case with `db:`, e.g. from
+   * `run --db-dir`); `execute` serves the cases it gives none for.
+   */
+  readonly executeFor?:
+    | ((testCase: TestCase) => Executor | undefined | Promise<Executor | undefined>)
+    | undefined;
   /** Rules and custom checks. */
   readonly rules?: readonly CheckLike[] | undefined;
   /** A judge: adds the judge checks. */
@@ -375,11 +382,8 @@ export async function runCase(
   agent: Agent,
   options: RunCaseOptions = {},
 ): Promise<Scorecard> {
+  const started = performance.now();
   const sql = testCase.reference_sql;
-  const execute = options.execute;
-  if (sql !== undefined && execute === undefined) {
-    throw new UsageError("some cases have reference_sql; pass --execute");
-  }
   const errorCard = (error: string): Scorecard =>
     new Scorecard({
       question: testCase.question,
@@ -388,6 +392,15 @@ export async function runCase(
       error,
       referenceSql: testCase.reference_sql,
     });
+  const executeFor = options.executeFor;
+  const own = executeFor === undefined ? undefined : await attempt(() => executeFor(testCase));
+  if (own !== undefined && !own.ok) {
+    return errorCard(`the case's database could not be opened: ${raised(own.error)}`);
+  }
+  const execute = own?.value ?? options.execute;
+  if (sql !== undefined && execute === undefined) {
+    throw new UsageError("some cases have reference_sql; pass --execute");
+  }
 
   const setup = options.setup ??
     (options.agentDb === undefined ? undefined : agentDbSetup(
@@ -402,6 +415,8 @@ export async function runCase(
   const context: AgentContext = {
     caseId: testCase.id,
     tags: testCase.tags,
+    ...(testCase.db !== undefined ? { db: testCase.db } : {}),
+    ...(testCase.evidence !== undefined ? { evidence: testCase.evidence } : {}),
     signal: stop.signal,
     ...session?.value.context,
   };
@@ -445,6 +460,12 @@ export async function runCase(
   } catch (e) {
     return errorCard(message(e));
   }
+  if (execute !== undefined) {
+    const left = options.timeoutMs === undefined
+      ? undefined
+      : Math.max(1, options.timeoutMs - (performance.now() - started));
+    trace = await runAgentSql(trace, execute, left);
+  }
   let referenceRows: Row[] | undefined;
   let referenceColumns: readonly string[] | undefined;
   let error: string | undefined;
@@ -474,8 +495,10 @@ export async function runCase(
     referenceColumns,
     dbDiff,
     agentDb: options.agentDb,
-    database: sqlitePathOf(options.execute),
-    counterexamples: options.counterexamples,
+    database: sqlitePathOf(execute),
+    counterexamples: options.counterexamples === undefined || sqlitePathOf(execute) === undefined
+      ? options.counterexamples
+      : { ...options.counterexamples, db: sqlitePathOf(execute)! },
     dialect: options.dialect,
     error,
   });
@@ -532,6 +555,52 @@ export function checkQuestion(
     ...(referenceSql !== undefined ? { reference_sql: referenceSql } : {}),
   });
   return runCase(testCase, agent, options);
+}
+
+/**
+ * An answer that is only SQL (a generate stage, no execute or answer stage) gets its
+ * rows the way the reference SQL does: the harness runs the SQL on the
+ * case's database, within the case's time left. A failure is the agent's:
+ * an execute stage with the error, which `no_error` fails at execute.
+ */
+async function runAgentSql(
+  trace: Trace,
+  execute: Executor,
+  timeoutMs: number | undefined,
+): Promise<Trace> {
+  if (trace.lastOf("execute") !== undefined || trace.lastOf("answer") !== undefined) return trace;
+  const generate = trace.lastOf("generate");
+  const sql = generate?.output;
+  if (generate === undefined || typeof sql !== "string" || generate.error !== undefined) {
+    return trace;
+  }
+  const ran = await within(attempt(() => execute(sql)), timeoutMs);
+  let stage: StageInput;
+  if (ran === TIMED_OUT) {
+    stage = {
+      kind: "execute",
+      error: `the agent's SQL did not finish within ${seconds(timeoutMs!)} (--timeout)`,
+    };
+  } else if (!ran.ok) {
+    stage = { kind: "execute", error: message(ran.error) };
+  } else {
+    try {
+      const read = readRows(ran.value, "the executor's rows");
+      stage = {
+        kind: "execute",
+        rows: read.rows,
+        ...(read.columns !== undefined ? { columns: read.columns } : {}),
+      };
+    } catch (e) {
+      stage = { kind: "execute", error: message(e) };
+    }
+  }
+  const at = trace.stages.lastIndexOf(generate) + 1;
+  return new Trace(trace.question, [
+    ...trace.stages.slice(0, at),
+    stage,
+    ...trace.stages.slice(at),
+  ]);
 }
 
 /** The file of an executor over a SQLite file (`sqliteExecutor`, `--db`), else undefined. */

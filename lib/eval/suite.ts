@@ -345,7 +345,10 @@ export async function runSuite(
   const selected = tags === undefined
     ? cases
     : cases.filter((c) => c.tags.some((t) => tags.includes(t)));
-  if (options.execute === undefined && selected.some((c) => c.reference_sql !== undefined)) {
+  if (
+    options.execute === undefined && options.executeFor === undefined &&
+    selected.some((c) => c.reference_sql !== undefined)
+  ) {
     throw new UsageError("some cases have reference_sql; pass --execute");
   }
   // db_unchanged: false asks for nothing.
@@ -365,6 +368,7 @@ export async function runSuite(
   );
   const caseOptions = {
     execute: options.execute,
+    executeFor: options.executeFor,
     rules: options.rules,
     judge: limited?.judge,
     timeoutMs: options.timeoutMs,

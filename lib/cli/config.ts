@@ -96,6 +96,7 @@ export const RUN_CONFIG_KEYS: Readonly<Record<string, ConfigKey>> = {
   counterexamples: { flag: "--counterexamples", type: "boolean" },
   case: { flag: "--case", type: "list" },
   rerun_failed: { flag: "--rerun-failed", type: "path" },
+  resume: { flag: "--resume", type: "path" },
   shard: { flag: "--shard", type: "text" },
   shard_durations: { flag: "--shard-durations", type: "path" },
   fail_fast: { flag: "--fail-fast", type: "boolean" },

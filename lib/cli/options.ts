@@ -200,6 +200,12 @@ export const RUN_OPTIONS: readonly OptionSpec[] = [
     description: "run only the cases that did not pass in this saved run",
   },
   {
+    flags: "--resume <run.json>",
+    key: "resume",
+    description:
+      "finish this run file, left by a run that was stopped (killed, Ctrl-C): ask only the cases it lacks, and write the whole run there (or to --json)",
+  },
+  {
     flags: "--shard <i/n>",
     key: "shard",
     description: "run only shard i of n (stable by case id; e.g. 2/4), for a CI matrix",

@@ -13,15 +13,30 @@ import type { Judge } from "../eval/check.ts";
 import type { TestCase } from "../eval/case.ts";
 import { caseLine, loadCases } from "../eval/cases.ts";
 import { DatabaseDir } from "../databases/db_dir.ts";
-import { readRunFile, type RunFile, toRunFile } from "../eval/run_file.ts";
+import {
+  readRunFile,
+  RUN_FORMAT,
+  RUN_FORMAT_VERSION,
+  type RunFile,
+  toRunFile,
+} from "../eval/run_file.ts";
+import { checkResumable } from "../eval/run_stream.ts";
+import { StreamedRun } from "./_streamed_run.ts";
+import { VERSION } from "../version.ts";
 import { selectCases } from "../eval/select.ts";
 import { casesFingerprint, parseShard, shardCases } from "../eval/shard.ts";
 import { runRepeated } from "../eval/repeat.ts";
 import { verboseReport } from "../eval/report_text.ts";
 import { cachedJudge } from "../judge/cache.ts";
-import { checkReportPaths, type ReportOptions, reportOutputs, writeReports } from "./_reports.ts";
+import {
+  checkReportPaths,
+  githubWanted,
+  type ReportOptions,
+  reportOutputs,
+  writeReports,
+} from "./_reports.ts";
 import type { Executor } from "../eval/evaluate.ts";
-import { runSuite, type SuiteOptions, type SuiteResult } from "../eval/suite.ts";
+import { type CaseResult, runSuite, type SuiteOptions } from "../eval/suite.ts";
 import { type CounterexampleSettings, searchableQueries } from "../eval/checks/counterexample.ts";
 import { openAiJudge } from "../judge/mod.ts";
 import { DATABASE_KINDS, openReferenceDatabase } from "../databases/registry.ts";
@@ -54,6 +69,7 @@ export interface RunOptions extends AgentOptions, ReportOptions {
   readonly counterexamples?: boolean;
   readonly case?: readonly string[];
   readonly rerunFailed?: string;
+  readonly resume?: string;
   readonly shard?: string;
   readonly shardDurations?: string;
   readonly failFast?: boolean;
@@ -104,21 +120,32 @@ function counterexampleSettings(options: RunOptions): CounterexampleSettings | u
   return { db: options.db };
 }
 
-/** The summary's one line on cases the search could not look at. */
-function notSearchedLine(result: SuiteResult, cases: readonly TestCase[]): string | undefined {
+/** The options but --json: a streamed run file is written already. */
+function withoutJson(options: RunOptions): RunOptions {
+  const { json: _json, ...rest } = options;
+  return rest;
+}
+
+/** Counts the cases the counterexample search could not look at. */
+function notSearchedCounter(
+  cases: readonly TestCase[],
+): { add(c: CaseResult): void; line(): string | undefined } {
   const byId = new Map(cases.map((c) => [c.id, c]));
   let n = 0;
-  for (const c of result.cases) {
-    const testCase = byId.get(c.id);
-    const trace = c.scorecard.trace;
-    if (testCase === undefined || testCase.counterexample === false || trace === undefined) {
-      continue;
-    }
-    if (searchableQueries(trace, testCase) === undefined) n++;
-  }
-  return n === 0
-    ? undefined
-    : `counterexample search: ${n} case(s) not searched (no reference_sql, or the agent gave no SQL)`;
+  return {
+    add(c: CaseResult): void {
+      const testCase = byId.get(c.id);
+      const trace = c.scorecard.trace;
+      if (testCase === undefined || testCase.counterexample === false || trace === undefined) {
+        return;
+      }
+      if (searchableQueries(trace, testCase) === undefined) n++;
+    },
+    line: () =>
+      n === 0
+        ? undefined
+        : `counterexample search: ${n} case(s) not searched (no reference_sql, or the agent gave no SQL)`,
+  };
 }
 
 function checkOptions(options: RunOptions): void {
@@ -328,6 +355,15 @@ export async function runCommand(file: string | undefined, options: RunOptions):
     ? undefined
     : new Map((await readRunFile(options.shardDurations)).cases.map((c) => [c.id, c.duration_ms]));
   const selected = shard === undefined ? chosen : shardCases(chosen, shard, { durations });
+  const resumed = options.resume === undefined ? undefined : await readRunFile(options.resume);
+  if (resumed !== undefined) {
+    if (options.repeat !== undefined) {
+      throw new UsageError("--resume finishes a run without --repeat; leave one out");
+    }
+    checkResumable(resumed, options.resume!, selected.map((c) => c.id));
+  }
+  const answered = new Set(resumed?.cases.map((c) => c.id));
+  const remaining = selected.filter((c) => !answered.has(c.id)).length;
   checkReportPaths(options);
   // Report paths are fixed now, whatever the current folder is later.
   options = { ...options, ...resolvedOutputs(options) };
@@ -341,10 +377,11 @@ export async function runCommand(file: string | undefined, options: RunOptions):
   const execute = reference?.execute;
   const databases = reference?.databases;
   let agent: ClosableAgent | undefined;
+  let streamed: StreamedRun | undefined;
   try {
     agent = await loadAgent(
       options,
-      Math.max(1, Math.min(options.concurrency, selected.length)),
+      Math.max(1, Math.min(options.concurrency, remaining)),
       timeout,
       cases,
     );
@@ -371,17 +408,7 @@ export async function runCommand(file: string | undefined, options: RunOptions):
       onProgress: (done: number, total: number) => progress.update(done, total),
     };
     const repeat = options.repeat;
-    const result = await (repeat === undefined
-      ? runSuite(selected, agent, suiteOptions)
-      : runRepeated(selected, agent, {
-        ...suiteOptions,
-        repeat,
-        minPassRate: options.minPassRate,
-      })).finally(() =>
-        progress.done()
-      );
-    const run: RunFile = {
-      ...toRunFile(result),
+    const fields = {
       cases_file: file,
       ...(shard === undefined ? {} : {
         shard: {
@@ -390,33 +417,102 @@ export async function runCommand(file: string | undefined, options: RunOptions):
           fingerprint: casesFingerprint(chosen.map((c) => c.id)),
         },
       }),
-      ...(repeat === undefined ? {} : { repeat, min_pass_rate: options.minPassRate ?? 1 }),
     };
-    // stdout is the documented run output (docs/harness.md) unless --verbose asks for more.
-    const text = options.verbose === true || repeat !== undefined
-      ? verboseReport(run, { k: options.passK })
-      : result.summary();
-    human.write(`${text}\n`);
-    if (options.failFast === true && result.total < selected.length) {
+    const notSearched = notSearchedCounter(selected);
+    let exitCode: 0 | 1;
+    let judgeCalls: number;
+    let ran: number;
+    let run: RunFile | undefined;
+    if (repeat === undefined) {
+      // The run file is written as the cases finish, and only totals stay
+      // in memory; the reports that need every case read the file back.
+      const readBack = options.verbose === true || options.json === "-" ||
+        Object.entries(reportOutputs(options)).some(([flag, out]) =>
+          flag !== "--json" && out !== undefined
+        ) || githubWanted(options);
+      const target = typeof options.json === "string" && options.json !== "-"
+        ? options.json
+        : options.resume;
+      streamed = new StreamedRun(
+        selected,
+        {
+          format: RUN_FORMAT,
+          version: RUN_FORMAT_VERSION,
+          tool_version: VERSION,
+          created_at: new Date().toISOString(),
+          ...fields,
+        },
+        target,
+        readBack,
+        resumed,
+      );
+      const stream = streamed;
+      const result = await runSuite(stream.todo, agent, {
+        ...suiteOptions,
+        keepResults: false,
+        onResult: (r, i) => {
+          stream.add(r, i);
+          if (counterexamples !== undefined) notSearched.add(r);
+        },
+      }).finally(() => progress.done());
+      run = await stream.finish(result.judgeCalls, result.durationMs, readBack);
+      exitCode = stream.tally.exitCode;
+      judgeCalls = result.judgeCalls;
+      ran = stream.tally.totals.total;
+      // stdout is the documented run output (docs/harness.md) unless --verbose asks for more.
+      human.write(
+        `${
+          options.verbose === true && run !== undefined
+            ? verboseReport(run, { k: options.passK })
+            : stream.tally.summary()
+        }\n`,
+      );
+    } else {
+      const result = await runRepeated(selected, agent, {
+        ...suiteOptions,
+        repeat,
+        minPassRate: options.minPassRate,
+        onProgress: (done: number, total: number, r: CaseResult) => {
+          progress.update(done, total);
+          if (counterexamples !== undefined) notSearched.add(r);
+        },
+      }).finally(() => progress.done());
+      run = {
+        ...toRunFile(result),
+        ...fields,
+        repeat,
+        min_pass_rate: options.minPassRate ?? 1,
+      };
+      exitCode = result.exitCode;
+      judgeCalls = result.judgeCalls;
+      ran = result.total;
+      human.write(`${verboseReport(run, { k: options.passK })}\n`);
+    }
+    if (options.failFast === true && ran < selected.length) {
       process.stderr.write(
         `--fail-fast: stopped after the first case that did not pass; ${
-          selected.length - result.total
+          selected.length - ran
         } case(s) not run\n`,
       );
     }
-    const notSearched = counterexamples === undefined
-      ? undefined
-      : notSearchedLine(result, selected);
-    if (notSearched !== undefined) human.write(`${notSearched}\n`);
+    const notSearchedText = counterexamples === undefined ? undefined : notSearched.line();
+    if (notSearchedText !== undefined) human.write(`${notSearchedText}\n`);
     // What a run cost goes beside stdout.
     if (options.verbose === true) {
-      process.stderr.write(`judge calls: ${result.judgeCalls}\n`);
+      process.stderr.write(`judge calls: ${judgeCalls}\n`);
       if (typeof options.cache === "string") process.stderr.write(`judge cache hits: ${hits()}\n`);
     }
-    writeReports(run, options);
-    exitSoonAfter(result.exitCode);
-    return result.exitCode;
+    if (run !== undefined) {
+      // A streamed run file is written already; --json - prints it.
+      writeReports(
+        run,
+        repeat === undefined && options.json !== "-" ? withoutJson(options) : options,
+      );
+    }
+    exitSoonAfter(exitCode);
+    return exitCode;
   } finally {
+    streamed?.close();
     await agent?.close();
     await reference?.database?.close();
     await databases?.close();

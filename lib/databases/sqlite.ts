@@ -27,7 +27,10 @@ export async function openSqliteDatabase(
   file: string,
   options: OpenDatabaseOptions = {},
 ): Promise<ReferenceDatabase> {
-  const execute = sqliteExecutor(file, { strictQuotes: options.strictQuotes });
+  const execute = sqliteExecutor(file, {
+    strictQuotes: options.strictQuotes,
+    timeoutMs: options.statementTimeoutMs,
+  });
   try {
     await execute("SELECT 1");
   } catch (error) {

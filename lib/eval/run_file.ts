@@ -14,6 +14,7 @@ import { diffToJson } from "../diff/json.ts";
 import type { CheckResult, CounterexampleFinding, Status } from "./check.ts";
 import type { CaseResult, SuiteResult } from "./suite.ts";
 import type { Row, Stage } from "./trace.ts";
+import { readPartialRun } from "./run_stream.ts";
 
 /**
  * The `format` value of every run file.
@@ -237,6 +238,11 @@ export interface RunFile {
   readonly repeat?: number;
   /** With --repeat: the share of attempts a case must pass (--min-pass-rate). */
   readonly min_pass_rate?: number;
+  /**
+   * Only when read back from a run that was stopped before its end (killed,
+   * Ctrl-C): true. Its totals count the cases it has; `run --resume` finishes it.
+   */
+  readonly partial?: boolean;
 }
 
 /**
@@ -320,6 +326,24 @@ function counterexampleOf(
 ): { counterexample?: CounterexampleFinding } {
   const found = checks.find((r) => r.counterexample !== undefined)?.counterexample;
   return found === undefined ? {} : { counterexample: found };
+}
+
+/**
+ * One case of the run file, as `run --json` writes it.
+ *
+ * @param c a case's result
+ * @returns the case, JSON-safe
+ * @example
+ * ```ts
+ * import { runFileCase } from "./run_file.ts";
+ * import { runSuite } from "./suite.ts";
+ * import { defineCase } from "./cases.ts";
+ * const result = await runSuite([defineCase({ id: "a", question: "Q" })], () => "an answer");
+ * runFileCase(result.cases[0]!).answer; // "an answer"
+ * ```
+ */
+export function runFileCase(c: CaseResult): RunFileCase {
+  return caseOf(c);
 }
 
 function caseOf(c: CaseResult): RunFileCase {
@@ -463,7 +487,18 @@ const RunFileSchema = v.object({
   })),
   repeat: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1))),
   min_pass_rate: v.optional(v.pipe(v.number(), v.minValue(0), v.maxValue(1))),
+  partial: v.optional(v.boolean()),
 });
+
+/** The error JSON.parse gives for a text, for the message. */
+function attemptParse(text: string): unknown {
+  try {
+    JSON.parse(text);
+    return undefined;
+  } catch (e) {
+    return e;
+  }
+}
 
 function bad(file: string, why: string): UsageError {
   return new UsageError(`${file}: not a dbagenteval run file (${why}); write one with run --json`);
@@ -491,7 +526,12 @@ export function parseRunFile(text: string, fileName: string): RunFile {
   const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
   try {
     value = JSON.parse(body);
-  } catch (e) {
+  } catch {
+    // A run written case by case and stopped before its end.
+    value = readPartialRun(body);
+  }
+  if (value === undefined) {
+    const e = attemptParse(body);
     // One line, the same under every runtime, with the line of the mistake.
     const found = findJsonError(body);
     const why = found === undefined

@@ -44,6 +44,18 @@ export interface SuiteOptions extends RunCaseOptions {
   readonly onProgress?:
     | ((done: number, total: number, result: CaseResult) => void)
     | undefined;
+  /**
+   * Called with each case's result and its position among the cases, in the
+   * order cases finish (before `onProgress`): a run writes it to its run file
+   * as it goes.
+   */
+  readonly onResult?: ((result: CaseResult, index: number) => void) | undefined;
+  /**
+   * false: the result holds no case (its `cases` is empty and its totals
+   * 0), so a long run's memory does not grow with its length; take each
+   * case from `onResult`. Default true.
+   */
+  readonly keepResults?: boolean | undefined;
 }
 
 /**
@@ -378,7 +390,7 @@ export async function runSuite(
     dialect: options.dialect,
   };
 
-  const results: CaseResult[] = new Array(selected.length);
+  const results: CaseResult[] = new Array(options.keepResults === false ? 0 : selected.length);
   let next = 0;
   let done = 0;
   let stopped = false;
@@ -408,7 +420,8 @@ export async function runSuite(
         line: caseLine(testCase),
         scorecard: card,
       };
-      results[i] = result;
+      if (options.keepResults !== false) results[i] = result;
+      options.onResult?.(result, i);
       if (options.failFast === true && (result.verdict === FAIL || result.verdict === ERROR)) {
         stopped = true;
       }
@@ -418,7 +431,7 @@ export async function runSuite(
   };
   await Promise.all(Array.from({ length: Math.min(concurrency, selected.length) }, worker));
   return new SuiteResult(
-    stopped ? results.filter((r) => r !== undefined) : results,
+    stopped || options.keepResults === false ? results.filter((r) => r !== undefined) : results,
     limited?.calls() ?? 0,
     performance.now() - started,
   );

@@ -6,6 +6,30 @@
  */
 import { rowKeys } from "../row_set.ts";
 import { type Database, openDatabase, type SqlDialectOptions } from "./database.ts";
+import { loadSqlite } from "./_wasm.ts";
+import { SqliteQueryError } from "../errors.ts";
+
+/**
+ * What {@link sqliteExecutor} takes.
+ *
+ * @example
+ * ```ts
+ * import { sqliteExecutor, type SqliteExecutorOptions } from "./executor.ts";
+ * const options: SqliteExecutorOptions = { timeoutMs: 5_000, strictQuotes: true };
+ * const run = sqliteExecutor("examples/chinook/Chinook_Sqlite.sqlite", options);
+ * run.close();
+ * ```
+ */
+export interface SqliteExecutorOptions extends SqlDialectOptions {
+  /**
+   * Stop a statement that runs longer than this (SQLite's progress
+   * handler interrupts it): it fails with "did not finish within N s".
+   */
+  readonly timeoutMs?: number | undefined;
+}
+
+/** Steps of the SQLite VM between two looks at the clock. */
+const PROGRESS_STEPS = 10_000;
 import { setColumn, type SqliteRow } from "./value.ts";
 
 /**
@@ -68,7 +92,8 @@ export interface SqliteExecutor extends Executor {
  *
  * @param path the database file
  * @param options `strictQuotes` refuses double-quoted string literals
- * (accepted by default, as the sqlite3 library does)
+ * (accepted by default, as the sqlite3 library does); `timeoutMs` stops a
+ * statement that runs longer
  * @returns the executor
  * @example
  * ```ts
@@ -78,10 +103,32 @@ export interface SqliteExecutor extends Executor {
  * run.close();
  * ```
  */
-export function sqliteExecutor(path: string, options: SqlDialectOptions = {}): SqliteExecutor {
+export function sqliteExecutor(path: string, options: SqliteExecutorOptions = {}): SqliteExecutor {
   let db: Promise<Database> | undefined;
+  let deadline = Infinity;
+  const limit = options.timeoutMs;
   const execute = async (sql: string): Promise<SqliteRows> => {
-    db ??= openDatabase(path, options);
+    db ??= openDatabase(path, options).then(async (open) => {
+      if (limit !== undefined) {
+        // One handler per connection, reading the deadline of the statement
+        // in flight: the statement runs synchronously, so no timer could.
+        const sqlite = await loadSqlite();
+        (sqlite.capi as unknown as {
+          sqlite3_progress_handler(
+            db: unknown,
+            n: number,
+            handler: () => number,
+            ctx: number,
+          ): void;
+        }).sqlite3_progress_handler(
+          open.handle as never,
+          PROGRESS_STEPS,
+          () => (performance.now() > deadline ? 1 : 0),
+          0 as never,
+        );
+      }
+      return open;
+    });
     let open: Database;
     try {
       open = await db;
@@ -89,7 +136,22 @@ export function sqliteExecutor(path: string, options: SqlDialectOptions = {}): S
       db = undefined;
       throw e;
     }
-    return queryWithColumns(open, sql);
+    if (limit === undefined) return queryWithColumns(open, sql);
+    deadline = performance.now() + limit;
+    try {
+      return queryWithColumns(open, sql);
+    } catch (e) {
+      if (e instanceof SqliteQueryError && e.code === 9) {
+        throw new SqliteQueryError(
+          sql,
+          9,
+          `the SQL did not finish within ${limit / 1000} s (--timeout)`,
+        );
+      }
+      throw e;
+    } finally {
+      deadline = Infinity;
+    }
   };
   return Object.assign(execute, {
     path,

@@ -1,0 +1,110 @@
+/**
+ * `run` writing its run file as it goes (lib/eval/run_stream.ts): where the
+ * file goes, the cases a `--resume` already has, and reading the run back
+ * for the reports that need every case.
+ *
+ * @module
+ */
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import type { TestCase } from "../eval/case.ts";
+import type { CaseResult } from "../eval/suite.ts";
+import { readRunFile, type RunFile, runFileCase } from "../eval/run_file.ts";
+import { type RunFileHeader, RunFileWriter } from "../eval/run_stream.ts";
+import { RunTally } from "../eval/run_tally.ts";
+import type { CheckResult } from "../eval/check.ts";
+
+/** A run in progress: feed it each case; finish it for the totals and the run file. */
+export class StreamedRun {
+  readonly tally = new RunTally();
+  readonly #writer: RunFileWriter | undefined;
+  readonly #file: string | undefined;
+  readonly #temp: string | undefined;
+  /** Positions, among the selected cases, of the cases still to run. */
+  readonly positions: number[] = [];
+  /** The cases still to run (a --resume leaves out those it has). */
+  readonly todo: TestCase[] = [];
+  readonly #resumed: RunFile | undefined;
+
+  /**
+   * @param selected the run's cases, in order
+   * @param header the run file's fields before its cases
+   * @param file where the run file goes (--json, or the --resume file), or
+   * undefined when only a report needs it (then a temporary file, if `keep`)
+   * @param keep whether a run file is needed at all
+   * @param resumed the run file --resume finishes
+   */
+  constructor(
+    selected: readonly TestCase[],
+    header: RunFileHeader,
+    file: string | undefined,
+    keep: boolean,
+    resumed: RunFile | undefined,
+  ) {
+    this.#resumed = resumed;
+    if (file === undefined && keep) {
+      this.#temp = fs.mkdtempSync(path.join(os.tmpdir(), "dbagenteval-run-"));
+      file = path.join(this.#temp, "run.json");
+    }
+    this.#file = file;
+    this.#writer = file === undefined ? undefined : new RunFileWriter(file, header);
+    const done = new Map((resumed?.cases ?? []).map((c) => [c.id, c]));
+    selected.forEach((c, i) => {
+      const kept = done.get(c.id);
+      if (kept === undefined) {
+        this.todo.push(c);
+        this.positions.push(i);
+        return;
+      }
+      this.#writer?.add(i, kept);
+      this.tally.add(i, {
+        id: kept.id,
+        verdict: kept.verdict,
+        failedStage: kept.failed_stage ?? undefined,
+        error: kept.error ?? undefined,
+        checks: kept.checks as readonly Pick<CheckResult, "stage" | "name" | "status" | "detail">[],
+      });
+    });
+  }
+
+  /**
+   * Records the result of `todo[index]`.
+   *
+   * @param result the case's result
+   * @param index its position in `todo`
+   */
+  add(result: CaseResult, index: number): void {
+    const at = this.positions[index]!;
+    this.#writer?.add(at, runFileCase(result));
+    this.tally.add(at, result);
+  }
+
+  /**
+   * Writes the totals and closes the file; reads the run back when asked.
+   *
+   * @param judgeCalls judge calls of this run
+   * @param durationMs wall time of this run
+   * @param readBack whether the caller needs the whole run (reports)
+   * @returns the run file, when read back
+   */
+  async finish(
+    judgeCalls: number,
+    durationMs: number,
+    readBack: boolean,
+  ): Promise<RunFile | undefined> {
+    this.#writer?.finish({
+      totals: this.tally.totals,
+      failures_by_stage: this.tally.failuresByStage,
+      judge_calls: judgeCalls + (this.#resumed?.judge_calls ?? 0),
+      duration_ms: Math.round((durationMs + (this.#resumed?.duration_ms ?? 0)) * 10) / 10,
+    });
+    return readBack && this.#file !== undefined ? await readRunFile(this.#file) : undefined;
+  }
+
+  /** Closes the file (a partial run if not finished) and removes a temporary one. */
+  close(): void {
+    this.#writer?.close();
+    if (this.#temp !== undefined) fs.rmSync(this.#temp, { recursive: true, force: true });
+  }
+}

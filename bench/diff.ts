@@ -37,6 +37,8 @@ if (process.argv.includes("--big")) workloads.push(["w1big", "w1big_before.db", 
 interface Run {
   readonly seconds: number;
   readonly maxRssKb: number;
+  /** User plus system CPU seconds: less moved by other processes than wall time on a busy machine. */
+  readonly cpu: number;
 }
 
 function timed(cmd: string[]): Run {
@@ -53,7 +55,9 @@ function timed(cmd: string[]): Run {
   const rss = /Maximum resident set size \(kbytes\): (\d+)/.exec(r.stderr);
   if (wall === null || rss === null) throw new Error(`no /usr/bin/time figures: ${r.stderr}`);
   const seconds = Number(wall[1] ?? 0) * 3600 + Number(wall[2]) * 60 + Number(wall[3]);
-  return { seconds, maxRssKb: Number(rss[1]) };
+  const user = Number(/User time \(seconds\): ([\d.]+)/.exec(r.stderr)?.[1] ?? NaN);
+  const system = Number(/System time \(seconds\): ([\d.]+)/.exec(r.stderr)?.[1] ?? NaN);
+  return { seconds, maxRssKb: Number(rss[1]), cpu: user + system };
 }
 
 const median = (xs: number[]): number => {
@@ -87,16 +91,16 @@ for (const [name, a, b] of workloads) {
   }
   const mb = (runs: Run[]): string => (Math.max(...runs.map((r) => r.maxRssKb)) / 1024).toFixed(0);
   console.log(
-    `${name}: sqldiff ${median(theirs.map((r) => r.seconds)).toFixed(2)} s, peak RSS ${
-      mb(theirs)
-    } MB`,
+    `${name}: sqldiff ${median(theirs.map((r) => r.seconds)).toFixed(2)} s (CPU ${
+      median(theirs.map((r) => r.cpu)).toFixed(2)
+    } s), peak RSS ${mb(theirs)} MB`,
   );
   ourCommands.forEach(([label], k) => {
     const { runs, ratios } = ours[k]!;
     console.log(
       `  ${label}: ${median(runs.map((r) => r.seconds)).toFixed(2)} s, median ratio ${
         median(ratios).toFixed(2)
-      }, peak RSS ${mb(runs)} MB`,
+      }, CPU ${median(runs.map((r) => r.cpu)).toFixed(2)} s, peak RSS ${mb(runs)} MB`,
     );
   });
 }

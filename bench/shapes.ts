@@ -169,6 +169,8 @@ const shapes: Shape[] = [
 interface Run {
   readonly seconds: number;
   readonly maxRssKb: number;
+  /** User plus system CPU seconds: less moved by other processes than wall time on a busy machine. */
+  readonly cpu: number;
 }
 
 function timed(cmd: string[]): Run {
@@ -187,7 +189,9 @@ function timed(cmd: string[]): Run {
   const rss = /Maximum resident set size \(kbytes\): (\d+)/.exec(r.stderr);
   if (wall === null || rss === null) throw new Error(`no /usr/bin/time figures: ${r.stderr}`);
   const seconds = Number(wall[1] ?? 0) * 3600 + Number(wall[2]) * 60 + Number(wall[3]);
-  return { seconds, maxRssKb: Number(rss[1]) };
+  const user = Number(/User time \(seconds\): ([\d.]+)/.exec(r.stderr)?.[1] ?? NaN);
+  const system = Number(/System time \(seconds\): ([\d.]+)/.exec(r.stderr)?.[1] ?? NaN);
+  return { seconds, maxRssKb: Number(rss[1]), cpu: user + system };
 }
 
 const median = (xs: number[]): number => {
@@ -270,7 +274,9 @@ for (const shape of shapes) {
   const mb = (runs: Run[]): string => (Math.max(...runs.map((r) => r.maxRssKb)) / 1024).toFixed(0);
   const verdict = wrong.length === 0 ? "right" : `WRONG (${wrong.join("; ")})`;
   const anchor = withSqldiff
-    ? `sqldiff ${pk}${median(theirs.map((r) => r.seconds)).toFixed(2)} s, peak RSS ${mb(theirs)} MB`
+    ? `sqldiff ${pk}${median(theirs.map((r) => r.seconds)).toFixed(2)} s (CPU ${
+      median(theirs.map((r) => r.cpu)).toFixed(2)
+    } s), peak RSS ${mb(theirs)} MB`
     : "sqldiff cannot diff it";
   console.log(
     `${shape.name} (${shape.size}): ${anchor}; counts ${JSON.stringify(counts)} ${verdict}`,
@@ -280,7 +286,7 @@ for (const shape of shapes) {
     console.log(
       `  ${label}: ${median(runs.map((r) => r.seconds)).toFixed(2)} s, median ratio ${
         ratios.length > 0 ? median(ratios).toFixed(2) : "-"
-      }, peak RSS ${mb(runs)} MB`,
+      }, CPU ${median(runs.map((r) => r.cpu)).toFixed(2)} s, peak RSS ${mb(runs)} MB`,
     );
   });
   if (!process.argv.includes("--keep-data")) {

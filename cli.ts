@@ -63,10 +63,14 @@ db.command("diff")
   )
   .option("--table <name>", "only this table (repeatable)", collect)
   .option("--unchanged", "list unchanged tables one per line (default: counted in one line)")
+  .option(
+    "--table-rows",
+    "list the rows of tables added or removed whole (default: one line per such table)",
+  )
   .option("--pattern <glob>", "database file pattern for folders (repeatable)", collect)
   .option(
     "--select <selector>",
-    "a selector (file or inline JSON/YAML): exit 0 if it matches, 1 if not",
+    "a selector (file or inline JSON/YAML): exit 0 if it matches, 1 if not, 2 if it cannot tell",
   )
   .option(
     "--missing-as-empty",
@@ -74,9 +78,12 @@ db.command("diff")
   )
   .option(
     "--sql [file]",
-    "write SQL that turns BEFORE into AFTER (schema and data), to stdout or FILE",
+    "write SQL that turns BEFORE into AFTER (schema and data), to FILE (- or none: stdout)",
   )
-  .option("--changeset <file>", "write the row changes as a SQLite session changeset to FILE")
+  .option(
+    "--changeset <file>",
+    "write the row changes as a SQLite session changeset to FILE (- for stdout)",
+  )
   .option(
     "--primary-key",
     "pair rows by the declared primary key (the default, like sqldiff --primarykey)",
@@ -91,7 +98,9 @@ db.command("diff")
   });
 
 db.command("match")
-  .description("test a saved diff document against a selector: exit 0 if it matches, 1 if not")
+  .description(
+    "test a saved diff document against a selector: exit 0 if it matches, 1 if not, 2 if the rows it kept cannot tell",
+  )
   .argument("<diff>", "a diff document written by db diff --json")
   .argument("<selector>", "a selector file or inline JSON/YAML")
   .action(async (diff, selector) => {

@@ -32,10 +32,7 @@ describe("dbagenteval db diff", () => {
         "    + column email TEXT",
         "",
         "Row changes:",
-        "after.db logs:",
-        "  + msg='a'",
-        "  + msg='b'",
-        "  + msg='c'",
+        "after.db: + table logs (3 rows)",
         "after.db users:",
         "  ~ id=1: role 'user' -> 'admin'",
         "  + id=4, name='di', role='user', email=NULL",
@@ -46,7 +43,17 @@ describe("dbagenteval db diff", () => {
   });
 
   it("caps row output at --max-rows with '... and N more'", () => {
-    const r = runCli(["db", "diff", before, afterDb, "--max-rows", "1", "--table", "logs"]);
+    const r = runCli([
+      "db",
+      "diff",
+      before,
+      afterDb,
+      "--max-rows",
+      "1",
+      "--table",
+      "logs",
+      "--table-rows",
+    ]);
     assert.equal(r.code, 0, r.stderr);
     assert.match(r.stdout, /\+ msg='a'\n {2}\.\.\. and 2 more\n/);
     assert.doesNotMatch(r.stdout, /users/);

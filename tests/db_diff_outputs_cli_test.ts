@@ -93,11 +93,13 @@ describe("dbagenteval db diff outputs", () => {
     assert.equal(sqldiff.stdout, "");
   });
 
-  it("--sql FILE writes the file and nothing on stdout", { timeout: 120_000 }, () => {
+  it("--sql FILE writes the file and the text on stdout, as every FILE output", {
+    timeout: 120_000,
+  }, () => {
     const file = dir.file("d.sql");
     const r = runCli(["db", "diff", before, afterDb, "--sql", file]);
     assert.equal(r.code, 0, r.stderr);
-    assert.equal(r.stdout, "");
+    assert.equal(r.stdout, runCli(["db", "diff", before, afterDb]).stdout);
     assert.match(fs.readFileSync(file, "utf8"), /COMMIT;\n$/);
   });
 

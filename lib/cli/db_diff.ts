@@ -3,7 +3,6 @@
  *
  * @module
  */
-import { BufferedFile } from "./_write_all.ts";
 import * as fs from "node:fs";
 import process from "node:process";
 import { UsageError } from "../errors.ts";
@@ -11,14 +10,12 @@ import { walWarning } from "../sqlite/wal_frames.ts";
 import { diffFilesystemDatabases } from "../diff/diff_filesystem.ts";
 import { diffSqliteDatabases, streamSqliteDiff } from "../diff/diff_sqlite.ts";
 import { foldName } from "../diff/names.ts";
-import { SqlRenderer } from "../diff/render_sql.ts";
-import { ChangesetRenderer } from "../diff/render_changeset.ts";
 import { diffChanged, renderDiffSummary } from "../diff/render_summary.ts";
 import { suggest } from "../../selector/_text.ts";
-import { writeDiffJson } from "../diff/json.ts";
 import type { DiffOptions } from "../diff/options.ts";
 import { renderDiffText } from "../diff/render_text.ts";
-import { humanStream } from "./_output.ts";
+import { checkOutputs, humanStream } from "./_output.ts";
+import { type DiffFiles, fanOut, openDiffFiles, takesStdout } from "./_diff_files.ts";
 import { watchSelector } from "../../selector/explain.ts";
 import { readSelector } from "../../selector/read.ts";
 import type { DatabaseDiff } from "../diff/types.ts";
@@ -37,9 +34,9 @@ export interface DbDiffOptions {
   readonly select?: string;
   /** A missing BEFORE or AFTER is an empty side (every row added or removed), not an error. */
   readonly missingAsEmpty?: boolean;
-  /** Write SQL that turns BEFORE into AFTER: true for stdout, or a file. */
+  /** Write SQL that turns BEFORE into AFTER: true or `-` for stdout, or a file. */
   readonly sql?: string | true;
-  /** Write the row changes as a SQLite session changeset to this file. */
+  /** Write the row changes as a SQLite session changeset to this file (`-`: stdout). */
   readonly changeset?: string;
   /** Pair rowid tables by rowid, like plain sqldiff (default: by the declared primary key). */
   readonly rowid?: boolean;
@@ -51,6 +48,8 @@ export interface DbDiffOptions {
   readonly exitCode?: boolean;
   /** Print nothing; implies --exit-code. */
   readonly quiet?: boolean;
+  /** List the rows of tables added or removed whole (default: one line per such table). */
+  readonly tableRows?: boolean;
 }
 
 // null when nothing is at the path; a path that is there but cannot be
@@ -107,19 +106,29 @@ export async function dbDiffCommand(
       if (warning !== undefined) process.stderr.write(`${warning}\n`);
     }
   }
-  for (const [flag, given] of [["--sql", options.sql], ["--changeset", options.changeset]]) {
+  // Every FILE output: `-` is stdout; `--sql` alone is stdout too.
+  const files: DiffFiles = {
+    json: options.json,
+    sql: options.sql === true ? "-" : options.sql,
+    changeset: options.changeset,
+  };
+  for (const [flag, given] of [["--sql", files.sql], ["--changeset", files.changeset]]) {
     if (given !== undefined && folders) {
       throw new UsageError(
         `${flag} turns one database into another; pass two files, not folders`,
       );
     }
   }
+  if (files.sql !== undefined && options.target !== "both") {
+    throw new UsageError("--sql writes schema and data; drop --target");
+  }
+  checkOutputs({ "--json": files.json, "--sql": files.sql, "--changeset": files.changeset });
   const pattern = options.pattern === undefined ? {} : { dbPatterns: options.pattern };
   const run = (o: DiffOptions): Promise<DatabaseDiff> =>
     folders
       ? diffFilesystemDatabases(a ? before : {}, b ? after : {}, { ...o, ...pattern })
       : diffSqliteDatabases(before, after, o);
-  const streams = options.sql !== undefined || options.changeset !== undefined;
+  const streams = files.sql !== undefined || files.changeset !== undefined;
   // Streamed outputs are refused before they start; the others once the
   // diff (which reads only the named tables' schemas) shows what it found.
   if (options.table !== undefined && streams) await checkTables(options.table, run);
@@ -128,55 +137,67 @@ export async function dbDiffCommand(
   }
   const quiet = options.quiet === true;
   const exitCode = options.exitCode === true || quiet;
-  // The summary and the exit code need exact counts only, not rows; a
-  // selector sees every row as it streams and keeps what it needs itself.
-  const countsOnly = (options.summary === true || quiet || options.select !== undefined) &&
-    options.json === undefined;
+  const toStdout = takesStdout(files);
+  // Rows are kept for the text and the JSON document only: the summary, the
+  // exit code and the streamed outputs need counts, and a selector sees
+  // every row as it streams and keeps what it needs itself.
+  const text = !quiet && !toStdout && options.summary !== true && options.select === undefined;
+  const keepRows = text || files.json !== undefined;
   const diffOptions: DiffOptions = {
     includeSchema: options.target !== "data",
-    includeData: options.target !== "schema",
-    maxRows: countsOnly ? 0 : options.maxRows,
+    // A changeset holds row changes whatever the plane shown.
+    includeData: options.target !== "schema" || files.changeset !== undefined,
+    maxRows: keepRows ? options.maxRows : 0,
     ...(options.maxBytes === undefined ? {} : { maxBytes: options.maxBytes }),
     ...(options.rowid === true ? { pairBy: "rowid" as const } : {}),
     ...(options.table === undefined ? {} : { tables: options.table }),
   };
-  if (options.sql !== undefined) {
-    return await writeSql(before, after, options.sql, diffOptions, exitCode);
-  }
-  if (options.changeset !== undefined) {
-    return await writeChangeset(before, after, options.changeset, diffOptions, exitCode);
-  }
   // A selector is asked while the diff runs, so it reads every row change,
   // not only the --max-rows the diff keeps.
   const watch = options.select === undefined
     ? undefined
     : watchSelector(await readSelector(options.select));
-  const listener = watch?.listener ?? {};
+  const outputs = openDiffFiles(files, options.table);
   let diff: DatabaseDiff;
-  if (folders) {
-    diff = await diffFilesystemDatabases(a ? before : {}, b ? after : {}, {
-      ...diffOptions,
-      ...(options.pattern === undefined ? {} : { dbPatterns: options.pattern }),
-      listener,
-    });
-  } else {
-    diff = await streamSqliteDiff(before, after, diffOptions, listener);
+  try {
+    const listener = fanOut([
+      ...outputs.listeners,
+      ...(watch === undefined ? [] : [watch.listener]),
+    ]);
+    diff = folders
+      ? await diffFilesystemDatabases(a ? before : {}, b ? after : {}, {
+        ...diffOptions,
+        ...pattern,
+        listener,
+      })
+      : await streamSqliteDiff(before, after, diffOptions, listener);
+    if (options.table !== undefined && !streams) await checkTables(options.table, run, diff);
+  } catch (e) {
+    outputs.close();
+    throw e;
   }
-  if (options.table !== undefined) await checkTables(options.table, run, diff);
-  if (options.json !== undefined) writeJson(options.json, diff);
+  outputs.finish(diff);
   if (watch !== undefined) {
     const { printExplanation } = await import("./_select.ts");
-    // With the JSON on stdout (--json -), the explanation goes to stderr.
-    return printExplanation(watch.explain(diff), humanStream([options.json]));
-  }
-  if (quiet) return diffChanged(diff, options.target) ? 1 : 0;
-  if (options.summary === true) process.stdout.write(renderDiffSummary(diff, options.target));
-  else if (options.json !== "-") {
-    process.stdout.write(
-      renderDiffText(diff, { target: options.target, showUnchanged: options.unchanged === true }),
+    // With an output on stdout (--json -), the explanation goes to stderr.
+    return printExplanation(
+      watch.explain(diff),
+      humanStream([files.json, files.sql, files.changeset]),
     );
   }
-  return exitCode && diffChanged(diff, options.target) ? 1 : 0;
+  const changed = diffChanged(diff, options.target);
+  if (quiet || toStdout) return exitCode && changed ? 1 : 0;
+  if (options.summary === true) process.stdout.write(renderDiffSummary(diff, options.target));
+  else {
+    process.stdout.write(
+      renderDiffText(diff, {
+        target: options.target,
+        showUnchanged: options.unchanged === true,
+        tableRows: options.tableRows === true,
+      }),
+    );
+  }
+  return exitCode && changed ? 1 : 0;
 }
 
 /**
@@ -217,81 +238,5 @@ async function checkTables(
           : "the databases have no tables"
       }`,
     );
-  }
-}
-
-/**
- * `--json FILE` (or `-`, stdout): the document written as it is serialised,
- * never as one string (a wide table's kept rows make tens of MB of text).
- */
-function writeJson(target: string, diff: DatabaseDiff): void {
-  const fd = target === "-" ? 1 : fs.openSync(target, "w");
-  try {
-    const out = new BufferedFile(fd);
-    writeDiffJson(diff, (text) => out.text(text));
-    out.text("\n");
-    out.flush();
-  } finally {
-    if (fd !== 1) fs.closeSync(fd);
-  }
-}
-
-/** `--changeset FILE`: streams the session changeset into FILE. */
-async function writeChangeset(
-  before: string,
-  after: string,
-  file: string,
-  options: DiffOptions,
-  exitCode: boolean,
-): Promise<number> {
-  const fd = fs.openSync(file, "w");
-  const out = new BufferedFile(fd);
-  const renderer = new ChangesetRenderer(out);
-  try {
-    const diff = await streamSqliteDiff(
-      before,
-      after,
-      { ...options, includeData: true, maxRows: 0 },
-      renderer,
-    );
-    out.flush();
-    for (const o of renderer.omitted) {
-      process.stderr.write(`note: ${o.table} is not in the changeset (${o.reason})\n`);
-    }
-    return exitCode && diffChanged(diff) ? 1 : 0;
-  } finally {
-    fs.closeSync(fd);
-  }
-}
-
-/** `--sql [FILE]`: streams the SQL to stdout or FILE as the diff goes. */
-async function writeSql(
-  before: string,
-  after: string,
-  target: string | true,
-  options: DiffOptions,
-  exitCode: boolean,
-): Promise<number> {
-  if (options.includeSchema === false || options.includeData === false) {
-    throw new UsageError("--sql writes schema and data; drop --target");
-  }
-  const fd = target === true ? 1 : fs.openSync(target, "w");
-  // Writes are gathered into 1 MiB chunks and written synchronously, so
-  // memory stays flat however many rows stream through.
-  const out = new BufferedFile(fd);
-  const keep = options.tables === undefined
-    ? undefined
-    : ((names) => (table: string) => names.has(foldName(table)))(
-      new Set(options.tables.map(foldName)),
-    );
-  const renderer = new SqlRenderer({
-    write: (text) => out.text(text),
-  }, keep);
-  try {
-    const diff = await streamSqliteDiff(before, after, { ...options, maxRows: 0 }, renderer);
-    out.flush();
-    return exitCode && diffChanged(diff) ? 1 : 0;
-  } finally {
-    if (fd !== 1) fs.closeSync(fd);
   }
 }

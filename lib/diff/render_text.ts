@@ -31,6 +31,12 @@ export interface RenderOptions {
    * changes.
    */
   readonly showUnchanged?: boolean;
+  /**
+   * List every kept row of a table added or removed whole. Default false:
+   * such a table is one line (`after.db: - table logs (10000 rows)`), so a
+   * dropped table's rows do not bury the changes.
+   */
+  readonly tableRows?: boolean;
 }
 
 const LONG = 60;
@@ -137,8 +143,14 @@ function databaseSummary(d: DatabaseChange, options: RenderOptions): string[] {
   return out;
 }
 
-function rowLines(d: DatabaseChange, t: TableDiff): string[] {
+function rowLines(d: DatabaseChange, t: TableDiff, options: RenderOptions): string[] {
   if (t.data_status === "unchanged") return [];
+  const whole = t.schema_status === "added" || t.schema_status === "removed";
+  if (whole && options.tableRows !== true) {
+    const n = t.schema_status === "added" ? t.counts.added : t.counts.removed;
+    const sign = t.schema_status === "added" ? "+" : "-";
+    return [`${d.name}: ${sign} table ${t.name} (${n} row${n === 1 ? "" : "s"})`];
+  }
   const out = [`${d.name} ${t.name}:`];
   const more = (shown: number, total: number): void => {
     if (total > shown) out.push(`  ... and ${total - shown} more`);
@@ -167,7 +179,7 @@ function rowLines(d: DatabaseChange, t: TableDiff): string[] {
  * Renders a diff as text for a terminal.
  *
  * @param diff the diff
- * @param options which plane to show
+ * @param options which plane to show, unchanged tables, rows of whole tables
  * @returns the text, ending with a newline
  * @example
  * ```ts
@@ -186,7 +198,7 @@ export function renderDiffText(diff: DatabaseDiff, options: RenderOptions = {}):
   const lines: string[] = [];
   for (const d of diff.databases) lines.push(...databaseSummary(d, { ...options, target }));
   if (target !== "schema") {
-    const rows = diff.databases.flatMap((d) => d.tables.flatMap((t) => rowLines(d, t)));
+    const rows = diff.databases.flatMap((d) => d.tables.flatMap((t) => rowLines(d, t, options)));
     if (rows.length > 0) lines.push("", "Row changes:", ...rows);
   }
   return `${lines.join("\n")}\n`;

@@ -13,8 +13,8 @@
 
 /** A size the queries compare with. */
 export interface SizeTarget {
-  /** `count`: rows in a group; `distinct`: distinct values of `column` in a group; `sum`: values of `column` summing to `value`; `rows`: rows in the result (LIMIT, OFFSET). */
-  readonly kind: "count" | "distinct" | "sum" | "rows";
+  /** `count`: rows in a group; `distinct`: distinct values of `column` in a group; `sum`: values of `column` summing to `value`; `avg`: values averaging it; `rows`: rows in the result (LIMIT, OFFSET). */
+  readonly kind: "count" | "distinct" | "sum" | "avg" | "rows";
   /** The constant compared with. */
   readonly value: number;
   /** The column inside the aggregate, lower-cased, without its table. */
@@ -74,7 +74,7 @@ export function queryShape(queries: readonly string[]): QueryShape {
     const f = fn.toUpperCase();
     if (f === "COUNT") add({ kind: distinct ? "distinct" : "count", value: n, column: col });
     else if (f === "SUM" || f === "TOTAL") add({ kind: "sum", value: n, column: col });
-    else add({ kind: "sum", value: n, column: col }); // AVG: a sum over one row
+    else add({ kind: "avg", value: n, column: col });
   };
   for (const raw of queries) {
     const sql = code(raw);

@@ -2,7 +2,7 @@
  * Groups sized to the queries' constants: `HAVING COUNT(*) > 28` gets a
  * group of 28 or 29 rows (or 27), `COUNT(DISTINCT c) > 5` a group of 5 to 7
  * distinct values of c, `SUM(x) > 100` values of x summing to 100 (or 99,
- * 101), `LIMIT 10` eleven rows. The rows join (see `_worlds.ts`); one
+ * 101), `AVG(x) > 2` values averaging 2 (or 1, 3), `LIMIT 10` eleven rows. The rows join (see `_worlds.ts`); one
  * table's row is copied to the size, the others stay one per world. Asked
  * only when the queries compare an aggregate or have a LIMIT or OFFSET.
  *
@@ -62,10 +62,12 @@ export const sized: Strategy = {
       }
       const base = own[0]!;
       let group: CandidateRow[];
-      if (target.kind === "sum" && col >= 0) {
+      if ((target.kind === "sum" || target.kind === "avg") && col >= 0) {
         const total = target.value + random.pick([0, 0, 1, -1]);
         const parts = random.pick([1, 2, 2, 3, 4]);
-        const values = split(total, parts);
+        const values = target.kind === "avg"
+          ? Array.from({ length: parts }, () => total)
+          : split(total, parts);
         group = copies(t, base, parts).map((r, i) => r.map((v, c) => c === col ? values[i]! : v));
       } else {
         const k = Math.min(MOST_ROWS, random.pick(sizesFor(target)));

@@ -17,6 +17,11 @@ import type { Strategy, StrategyContext } from "./strategy.ts";
 /** More rows than this in one candidate is past what a search can afford to try. */
 const MOST_ROWS = 1200;
 
+/** A size the strategy builds: `LIMIT 10000` (a limit that only guards) is left out. */
+function fits(s: SizeTarget): boolean {
+  return s.value >= 0 && s.value < MOST_ROWS;
+}
+
 function sizesFor(t: SizeTarget): number[] {
   const n = Math.floor(t.value);
   if (t.kind === "rows") return [n + 1, n, n + 2];
@@ -37,11 +42,11 @@ export const sized: Strategy = {
   name: "sized",
   weight: 4,
   usable(context: StrategyContext) {
-    return context.shape.sizes.some((s) => s.value >= 0 && s.value <= MOST_ROWS);
+    return context.shape.sizes.some(fits);
   },
   generate(context: StrategyContext) {
     const { random } = context;
-    const target = random.pick(context.shape.sizes.filter((s) => s.value >= 0));
+    const target = random.pick(context.shape.sizes.filter(fits));
     const worlds = makeWorlds(context, random.pick([1, 1, 2]));
     const read = context.schema.tables.filter((t) => context.schema.read.has(t.name));
     const holding = target.column === null

@@ -4,6 +4,7 @@
  * @module
  */
 import { UsageError } from "../errors.ts";
+import { DATABASE_KINDS } from "../databases/registry.ts";
 import { rowObjects } from "../row_set.ts";
 import { compareRows } from "../eval/rows.ts";
 import { openDatabase } from "../sqlite/database.ts";
@@ -114,6 +115,13 @@ export interface Counterexample {
 }
 
 function checkOptions(options: CounterexampleOptions): void {
+  if (DATABASE_KINDS.find((k) => k.matches(options.db))?.name !== "sqlite") {
+    throw new UsageError(
+      `--db ${
+        options.db.replace(/\/\/[^@/]*@/, "//")
+      } is PostgreSQL: the search builds SQLite databases; pass --db FILE (a SQLite copy of it)`,
+    );
+  }
   const whole = (name: string, v: number | undefined, min: number): void => {
     if (v !== undefined && (!Number.isInteger(v) || v < min)) {
       throw new UsageError(`${name}: expected a whole number of at least ${min}, got ${v}`);

@@ -183,6 +183,17 @@ describe("findCounterexample()", () => {
     assert.equal(same.found, false);
   });
 
+  it("refuses a PostgreSQL --db with a line that says so (it read it as a missing file)", async () => {
+    for (const value of ["pglite:chinook.sql", "postgres://me:secret@host/db"]) {
+      await assert.rejects(
+        findCounterexample({ db: value, reference: "SELECT 1", candidate: "SELECT 2" }),
+        (e: Error) =>
+          /is PostgreSQL: the search builds SQLite databases/.test(e.message) &&
+          !e.message.includes("secret"),
+      );
+    }
+  });
+
   const bad: [string, string, RegExp][] = [
     ["a write", "DELETE FROM orders", /writes to the database/],
     ["an unknown table", "SELECT * FROM nope", /no such table: nope/],

@@ -23,6 +23,7 @@ import { UsageError } from "../errors.ts";
 import { type ResultRows, resultRows } from "../row_set.ts";
 import { pgliteParsers, SESSION_SETTINGS } from "./_types.ts";
 import { queryError } from "./postgres.ts";
+import { pgliteStart } from "./_pglite_start.ts";
 import type { ReferenceDatabase } from "./database.ts";
 
 interface PgliteLike {
@@ -136,10 +137,16 @@ export async function openPgliteDatabase(spec: string): Promise<ReferenceDatabas
 
 async function startPglite(dataDir: string | undefined): Promise<PgliteLike> {
   const { PGlite } = await import("@electric-sql/pglite");
-  // PGlite finds pglite.wasm, pglite.data and initdb.wasm beside its module
-  // (import.meta.url); the build embeds them under those names, so the
-  // binary finds them inside itself, with no network.
-  const db = new PGlite(dataDir);
+  const db = new PGlite({
+    ...(dataDir !== undefined ? { dataDir } : {}),
+    // In memory, from the template, not initdb; in the binary, from its
+    // embedded files (_pglite_start.ts).
+    ...await pgliteStart(dataDir === undefined),
+    // PostgreSQL's default of 128 MB of shared buffers grew the WebAssembly
+    // heap by 64 MB; the data is in memory anyway (PGlite's file system),
+    // so a page not in a buffer is a copy away, not a read.
+    startParams: [...PGlite.defaultStartParams, "-c", "shared_buffers=16MB"],
+  });
   await db.waitReady;
   return db as unknown as PgliteLike;
 }

@@ -17,10 +17,26 @@ fs.writeFileSync(script, SCRIPT);
 
 describe("openPgliteDatabase() on a .sql script", () => {
   let db: ReferenceDatabase;
+  let instantiated = 0;
   before(async () => {
-    db = await openPgliteDatabase(script);
+    // Counts the WebAssembly instances the start makes: initdb was a second
+    // PGlite engine and a third module beside the first (twice the memory).
+    const instantiate = WebAssembly.instantiate;
+    WebAssembly.instantiate = ((...args: Parameters<typeof instantiate>) => {
+      instantiated++;
+      return instantiate(...args);
+    }) as typeof instantiate;
+    try {
+      db = await openPgliteDatabase(script);
+    } finally {
+      WebAssembly.instantiate = instantiate;
+    }
   }, { timeout: 300_000 });
   after(() => db?.close());
+
+  it("starts one PostgreSQL engine, from the empty database it carries, without running initdb", () => {
+    assert.equal(instantiated, 1);
+  });
 
   for (const [name, sql, agentRows, equal] of valueCases) {
     it(`compares ${name}`, async () => {

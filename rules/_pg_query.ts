@@ -7,12 +7,13 @@
  * --compile` binary does not have. So this file imports the Emscripten
  * factory directly and hands it the bytes: from the installed package when
  * it resolves (Deno, Bun, Node), else from the asset embedded next to the
- * bundle (`deno task build` passes `libpg-query.wasm` to `bun build`, which
- * puts it at `/$bunfs/root/libpg-query.wasm`).
+ * bundle (`deno task build` embeds it Brotli-compressed as
+ * `/$bunfs/root/libpg-query.wasm.br`, tools/build.ts).
  *
  * @module
  */
 import { existsSync, readFileSync } from "node:fs";
+import { brotliDecompressSync } from "node:zlib";
 
 /** The part of the Emscripten module we call. */
 interface PgQueryWasm {
@@ -63,6 +64,12 @@ function wasmBytes(): Uint8Array {
   for (const url of candidates) {
     if (url.protocol === "file:" && existsSync(url)) return readFileSync(url);
   }
+  // The binary embeds it Brotli-compressed (tools/build.ts).
+  const compressed = new URL(`./${WASM}.br`, import.meta.url);
+  if (compressed.protocol === "file:" && existsSync(compressed)) {
+    return brotliDecompressSync(readFileSync(compressed));
+  }
+  candidates.push(compressed);
   throw new Error(
     `Cannot find ${WASM} (looked at ${candidates.map((u) => u.href).join(", ")}): ` +
       "run npm ci, or build the binary with deno task build",

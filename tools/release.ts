@@ -15,13 +15,13 @@
  *
  * @module
  */
-import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import process from "node:process";
 import { parseArgs } from "node:util";
 import { binaryFormat } from "./binary_format.ts";
+import { compileBinary } from "./build.ts";
 
 /** One platform the release builds for. */
 export interface ReleaseTarget {
@@ -79,36 +79,6 @@ function pickTargets(names: readonly string[] | undefined): ReleaseTarget[] {
   });
 }
 
-function compile(root: string, target: ReleaseTarget, outfile: string): void {
-  // The same bundle as `deno task build`, with the SQLite, PostgreSQL-parser and PGlite
-  // WebAssembly (and PGlite's file-system bundle) inside.
-  const args = [
-    "build",
-    "--compile",
-    "--minify",
-    "--splitting",
-    `--target=bun-${target.name}`,
-    "cli.ts",
-    "node_modules/@sqlite.org/sqlite-wasm/dist/sqlite3.wasm",
-    "node_modules/libpg-query/wasm/libpg-query.wasm",
-    "node_modules/@electric-sql/pglite/dist/pglite.wasm",
-    "node_modules/@electric-sql/pglite/dist/pglite.data",
-    "node_modules/@electric-sql/pglite/dist/initdb.wasm",
-    "--loader",
-    ".data:file",
-    "--entry-naming=[dir]/[name]-[hash].[ext]",
-    "--asset-naming=[name].[ext]",
-    "--outfile",
-    outfile,
-  ];
-  const r = spawnSync("bun", args, { cwd: root, encoding: "utf8" });
-  if (r.error !== undefined || r.status !== 0) {
-    const reason = r.error?.message ?? `${r.stderr}${r.stdout}`.trim().split("\n").slice(-5)
-      .join("\n");
-    throw new Error(`bun build --target=bun-${target.name} failed: ${reason}`);
-  }
-}
-
 function readHeader(file: string): Uint8Array {
   const fd = fs.openSync(file, "r");
   try {
@@ -153,7 +123,8 @@ export function buildRelease(options: ReleaseOptions): ReleaseFile[] {
   const files: ReleaseFile[] = [];
   for (const target of pickTargets(options.targets)) {
     const file = path.join(outDir, binaryName(target));
-    compile(root, target, file);
+    // The same bundle and embedded files as `deno task build`.
+    compileBinary(file, { target: `bun-${target.name}`, root });
     checkBinary(file, target);
     files.push({ target, path: file, sha256: sha256(file) });
   }

@@ -1,9 +1,12 @@
 /**
  * How much of a `-wal` file SQLite will use. SQLite reads a WAL's frames up
  * to the last commit before the first frame whose salts or checksum do not
- * match (a torn write, a crash, damage), and silently ignores the rest: a
- * database read with a damaged `-wal` can lack commits without a word. This
- * module counts the frames so that `db info` and `db diff` can say so.
+ * match, and silently ignores the rest. Frames with other salts are normal:
+ * after a checkpoint SQLite restarts the log from its start with new salts
+ * and leaves the old cycle's frames behind the new ones. A checksum failure
+ * under the current salts is a torn write, a crash or damage: a database
+ * read with it can lack commits without a word. This module counts the
+ * frames so that `db info` and `db diff` can say so.
  *
  * @module
  */
@@ -21,7 +24,10 @@ export interface WalFrames {
   readonly frames: number;
   /** Frames SQLite uses: those up to the last valid commit. */
   readonly used: number;
-  /** The 1-based frame where the checksums or salts first fail, or null. */
+  /**
+   * The 1-based frame whose checksum fails under the current salts, or null
+   * (frames of an earlier WAL cycle, with other salts, are not bad).
+   */
   readonly firstBad: number | null;
 }
 
@@ -67,10 +73,9 @@ export function walFrames(dbPath: string): WalFrames | null {
   let firstBad: number | null = null;
   for (let n = 0; n < frames; n++) {
     const at = HEADER + n * (FRAME_HEADER + pageSize);
-    if (view.getUint32(at + 8) !== salt1 || view.getUint32(at + 12) !== salt2) {
-      firstBad = n + 1;
-      break;
-    }
+    // Another salt: a frame of an earlier WAL cycle, left after a
+    // checkpoint restarted the log. SQLite stops there by design.
+    if (view.getUint32(at + 8) !== salt1 || view.getUint32(at + 12) !== salt2) break;
     [s0, s1] = checksum(view, at, 8, bigEndian, s0, s1);
     [s0, s1] = checksum(view, at + FRAME_HEADER, pageSize, bigEndian, s0, s1);
     if (s0 !== view.getUint32(at + 16) || s1 !== view.getUint32(at + 20)) {
@@ -116,5 +121,5 @@ function checksum(
 export function walWarning(dbPath: string): string | undefined {
   const wal = walFrames(dbPath);
   if (wal === null || wal.firstBad === null) return undefined;
-  return `warning: "${wal.path}" has ${wal.frames} frame(s) but frame ${wal.firstBad} does not match its checksum or salt, so SQLite reads only the first ${wal.used} (the commits after them are not seen); the -wal is damaged or was being written`;
+  return `warning: "${wal.path}" has ${wal.frames} frame(s) but frame ${wal.firstBad} does not match its checksum, so SQLite reads only the first ${wal.used} (the commits after them are not seen); the -wal is damaged or was being written`;
 }

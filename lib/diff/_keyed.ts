@@ -131,6 +131,7 @@ export function keyed(
       cols: common,
       keyOf: (row) => pick(row, key),
       nullKeys: { a: isNull("A", key), b: isNull("B", afterKey) },
+      oneSide: { a: onlyA, b: onlyB },
     }, rows);
   }
   const notNull = (alias: string, names: readonly string[]): string =>

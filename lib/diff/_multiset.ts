@@ -9,9 +9,9 @@ import type { SqliteRow, SqliteValue } from "../sqlite/value.ts";
 import { compareValues } from "../sqlite/value.ts";
 import { COLUMNS_PER_STATEMENT, prepareSelect, type RowSource } from "./_wide_select.ts";
 import type { KeptRows } from "./_kept_rows.ts";
-import { fillRanges, forRanges, inRanges, rowOf, valuesOf as readValues } from "./_row_reading.ts";
+import { fillRanges, forRanges, inRanges, rowOf } from "./_row_reading.ts";
 import { addedRowOf } from "./_held_rows.ts";
-import { balanced, foldName, ident } from "./_sql.ts";
+import { balanced, foldName, ident, sqlLiteral } from "./_sql.ts";
 import { dataColumns } from "./schema.ts";
 import type { TableDataInput, TableSide } from "./table_data.ts";
 import type { AddedRow } from "./types.ts";
@@ -31,6 +31,72 @@ export interface MultisetInput {
   readonly keyOf: ((row: SqliteRow) => SqliteRow) | null;
   /** Only rows with a NULL in the key: the condition on each side. */
   readonly nullKeys: { readonly a: string; readonly b: string } | null;
+  /**
+   * Columns only the before (a) or after (b) side has (rows with NULL keys
+   * carry them, as keyed rows do). The other side reads as the column's
+   * default there; a before-only column's NULL counts as its default, as
+   * a dropped column's NULL or default loses nothing.
+   */
+  readonly oneSide?: { readonly a: readonly OneSide[]; readonly b: readonly OneSide[] };
+}
+
+/** A column only one side has, with its default as stored. */
+export interface OneSide {
+  readonly name: string;
+  readonly dflt: SqliteValue;
+}
+
+/**
+ * Where the compared values sit: the common columns, then the before-only
+ * ones, then the after-only ones; and which of them each side's rows carry,
+ * in the table's own column order.
+ */
+interface Layout {
+  /** Value expressions of side A and of side B, one per compared value. */
+  readonly a: readonly string[];
+  readonly b: readonly string[];
+  /** A removed row's column names and their positions among the values. */
+  readonly removed: { readonly names: readonly string[]; readonly at: readonly number[] };
+  /** An added row's column names and their positions among the values. */
+  readonly added: { readonly names: readonly string[]; readonly at: readonly number[] };
+}
+
+function layout(m: MultisetInput, aCols: readonly string[], bCols: readonly string[]): Layout {
+  const onlyA = m.oneSide?.a ?? [];
+  const onlyB = m.oneSide?.b ?? [];
+  const value = (alias: string, c: string): string => `+${alias}.${ident(c)} COLLATE BINARY`;
+  const a = [
+    ...aCols.map((c) => value("A", c)),
+    ...onlyA.map((c) =>
+      c.dflt === null
+        ? value("A", c.name)
+        : `coalesce(+A.${ident(c.name)}, ${sqlLiteral(c.dflt)}) COLLATE BINARY`
+    ),
+    ...onlyB.map((c) => `${sqlLiteral(c.dflt)} COLLATE BINARY`),
+  ];
+  const b = [
+    ...bCols.map((c) => value("B", c)),
+    ...onlyA.map((c) => `${sqlLiteral(c.dflt)} COLLATE BINARY`),
+    ...onlyB.map((c) => value("B", c.name)),
+  ];
+  const order = (
+    table: TableSide,
+    own: readonly string[],
+    extra: readonly OneSide[],
+    from: number,
+  ): { names: string[]; at: number[] } => {
+    const at = new Map<string, number>();
+    own.forEach((c, i) => at.set(foldName(c), i));
+    extra.forEach((c, i) => at.set(foldName(c.name), from + i));
+    const names = dataColumns(table.table).filter((c) => at.has(foldName(c)));
+    return { names, at: names.map((c) => at.get(foldName(c))!) };
+  };
+  return {
+    a,
+    b,
+    removed: order(m.before, aCols, onlyA, aCols.length),
+    added: order(m.after, bCols, onlyB, aCols.length + onlyA.length),
+  };
 }
 
 /**
@@ -63,20 +129,18 @@ export function multiset(input: TableDataInput, m: MultisetInput, rows: KeptRows
     fillRanges(db, RESIDUE_A, cells.before);
     fillRanges(db, RESIDUE_B, cells.after);
   } else if (ranges !== null) fillRanges(db, RANGES_TABLE, ranges);
-  const same = (x: string, y: string, xs: readonly string[], ys: readonly string[]): string =>
-    xs.length === 0 ? "" : ` AND ${
-      balanced(
-        "AND",
-        xs.map((c, i) => `+${x}.${ident(ys[i]!)} IS +${y}.${ident(c)} COLLATE BINARY`),
-      )
-    }`;
+  const l = layout(m, aCols, bCols);
+  // A row cancels with the other side's row of the same rowid when every
+  // compared value is the same (one-sided columns against their default).
+  const same = l.a.length === 0
+    ? ""
+    : ` AND ${balanced("AND", l.a.map((x, i) => `${x} IS ${l.b[i]!}`))}`;
   /** `FROM ... WHERE ...` of one side's rows that found no identical rowid partner. */
   const residue = (
     alias: string,
     table: string,
-    cols: readonly string[],
     rowid: string | null,
-    other: { alias: string; table: string; cols: readonly string[]; rowid: string | null },
+    other: { alias: string; table: string; rowid: string | null },
   ): string => {
     const from = cells !== null
       ? inRanges(alias === "A" ? RESIDUE_A : RESIDUE_B, table, alias, rowid!)
@@ -89,48 +153,39 @@ export function multiset(input: TableDataInput, m: MultisetInput, rows: KeptRows
       conditions.push(
         `NOT EXISTS (SELECT 1 FROM ${other.table} AS ${other.alias} WHERE ${other.alias}.${
           ident(other.rowid!)
-        } = ${alias}.${ident(rowid!)}${same(alias, other.alias, cols, other.cols)})`,
+        } = ${alias}.${ident(rowid!)}${same})`,
       );
     }
     const where = conditions.length > 0 ? ` WHERE ${conditions.join(" AND ")}` : "";
     return `FROM ${from}${where}`;
   };
-  const valuesOf = (alias: string, cols: readonly string[]): string[] =>
-    cols.map((c) => `+${alias}.${ident(c)} COLLATE BINARY`);
-  const fromA = residue("A", A, aCols, aRowid, {
-    alias: "B",
-    table: B,
-    cols: bCols,
-    rowid: bRowid,
-  });
-  const fromB = residue("B", B, bCols, bRowid, {
-    alias: "A",
-    table: A,
-    cols: aCols,
-    rowid: aRowid,
-  });
-  if (aCols.length >= COLUMNS_PER_STATEMENT) {
-    mergeSorted(db, m, { a: valuesOf("A", aCols), b: valuesOf("B", bCols), fromA, fromB }, rows);
+  const fromA = residue("A", A, aRowid, { alias: "B", table: B, rowid: bRowid });
+  const fromB = residue("B", B, bRowid, { alias: "A", table: A, rowid: aRowid });
+  if (l.a.length >= COLUMNS_PER_STATEMENT) {
+    mergeSorted(db, m, { layout: l, fromA, fromB }, rows);
     return;
   }
-  const side = (alias: string, cols: readonly string[], from: string, sign: number): string =>
-    `SELECT ${
-      valuesOf(alias, cols).map((v, i) => `${v} AS c${i}`).join(", ")
-    }, ${sign} AS n ${from}`;
-  const groups = aCols.map((_, i) => `c${i}`).join(", ");
+  const side = (values: readonly string[], from: string, sign: number): string =>
+    `SELECT ${values.map((v, i) => `${v} AS c${i}`).join(", ")}, ${sign} AS n ${from}`;
+  const groups = l.a.map((_, i) => `c${i}`).join(", ");
   const stmt = db.prepare(
-    `SELECT sum(n), ${groups} FROM (${side("A", aCols, fromA, 1)} UNION ALL ${
-      side("B", bCols, fromB, -1)
+    `SELECT sum(n), ${groups} FROM (${side(l.a, fromA, 1)} UNION ALL ${
+      side(l.b, fromB, -1)
     }) GROUP BY ${groups} HAVING sum(n) <> 0 ORDER BY ${groups}`,
   );
   forRanges(stmt, null, () => {
     const n = Number(stmt.value(0));
     const kind = n > 0 ? "removed" : "added";
-    const names = n > 0 ? aCols : bCols;
+    const { names, at } = n > 0 ? l.removed : l.added;
     for (let i = 0; i < Math.abs(n); i++) {
-      rows.add(kind, (kept) => rowChange(m, kept, names, readValues(stmt, names.length, 1)));
+      rows.add(kind, (kept) => rowChange(m, kept, names, valuesAt(stmt, at, 1)));
     }
   });
+}
+
+/** The values at positions `at` (after `offset`) of the current row. */
+function valuesAt(stmt: RowSource, at: readonly number[], offset: number): SqliteValue[] {
+  return at.map((i) => stmt.value(offset + i));
 }
 
 /**
@@ -149,8 +204,7 @@ function rowChange(
 
 /** The residue queries of a multiset comparison too wide for one GROUP BY. */
 interface SortedSides {
-  readonly a: readonly string[];
-  readonly b: readonly string[];
+  readonly layout: Layout;
   readonly fromA: string;
   readonly fromB: string;
 }
@@ -162,15 +216,12 @@ interface SortedSides {
  * added (B). Same order and answer as the GROUP BY.
  */
 function mergeSorted(db: Database, m: MultisetInput, q: SortedSides, rows: KeptRows): void {
-  const aCols = m.cols;
-  const bCols = aCols.map((c) =>
-    dataColumns(m.after.table).find((b) => foldName(b) === foldName(c))!
-  );
-  const sa = prepareSelect(db, q.a, `${q.fromA} ORDER BY ${q.a.join(", ")}`);
+  const l = q.layout;
+  const sa = prepareSelect(db, l.a, `${q.fromA} ORDER BY ${l.a.join(", ")}`);
   let sb: RowSource | null = null;
   try {
-    sb = prepareSelect(db, q.b, `${q.fromB} ORDER BY ${q.b.join(", ")}`);
-    const n = aCols.length;
+    sb = prepareSelect(db, l.b, `${q.fromB} ORDER BY ${l.b.join(", ")}`);
+    const n = l.a.length;
     const compare = (x: RowSource, y: RowSource): number => {
       for (let i = 0; i < n; i++) {
         const c = compareValues(x.value(i), y.value(i));
@@ -178,19 +229,20 @@ function mergeSorted(db: Database, m: MultisetInput, q: SortedSides, rows: KeptR
       }
       return 0;
     };
-    const emit = (stmt: RowSource, kind: "added" | "removed", names: readonly string[]): void => {
-      rows.add(kind, (kept) => rowChange(m, kept, names, readValues(stmt, names.length, 0)));
+    const emit = (stmt: RowSource, kind: "added" | "removed"): void => {
+      const { names, at } = kind === "removed" ? l.removed : l.added;
+      rows.add(kind, (kept) => rowChange(m, kept, names, valuesAt(stmt, at, 0)));
     };
     let hasA = sa.step();
     let hasB = sb.step();
     while (hasA || hasB) {
       const c = !hasB ? -1 : !hasA ? 1 : compare(sa, sb);
       if (c <= 0 && hasA) {
-        if (c < 0) emit(sa, "removed", aCols);
+        if (c < 0) emit(sa, "removed");
         hasA = sa.step();
       }
       if (c >= 0 && hasB) {
-        if (c > 0) emit(sb, "added", bCols);
+        if (c > 0) emit(sb, "added");
         hasB = sb.step();
       }
     }

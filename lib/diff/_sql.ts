@@ -56,11 +56,11 @@ function hexLiteral(bytes: Uint8Array): string {
  * `a OR b OR c ...` nests one level per term, and SQLite refuses a tree deeper
  * than 1,000 (a table may have 2,000 columns).
  *
- * @param op `OR` or `AND`
+ * @param op `OR`, `AND` or `||`
  * @param terms the conditions (at least one)
  * @returns the joined condition
  */
-export function balanced(op: "OR" | "AND", terms: readonly string[]): string {
+export function balanced(op: "OR" | "AND" | "||", terms: readonly string[]): string {
   if (terms.length === 1) return terms[0]!;
   const mid = terms.length >> 1;
   return `(${balanced(op, terms.slice(0, mid))} ${op} ${balanced(op, terms.slice(mid))})`;

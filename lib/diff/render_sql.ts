@@ -29,7 +29,8 @@
  * @module
  */
 import { emptyRow, type SqliteRow, type SqliteValue } from "../sqlite/value.ts";
-import { foldName, ident, sqlLiteral } from "./_sql.ts";
+import { balanced, foldName, ident, sqlLiteral, stringLiteral } from "./_sql.ts";
+import { hasEscapedBytes } from "../sqlite/text.ts";
 import type { DiffListener, RowEvent, TableStart } from "./listener.ts";
 import { normalizeSql, type ObjectSchema, type SideSchema, type TableSchema } from "./schema.ts";
 import { dataColumns, pairingMode } from "./table_data.ts";
@@ -42,6 +43,7 @@ import type { DatabaseChange } from "./types.ts";
  * @returns SQL that evaluates to exactly `v`
  */
 export function exactLiteral(v: SqliteValue): string {
+  if (typeof v === "string" && /[\0\r]/.test(v) && !hasEscapedBytes(v)) return shellSafeText(v);
   if (typeof v !== "number") return sqlLiteral(v);
   if (Number.isNaN(v)) return "NULL";
   if (Object.is(v, -0)) return "-0.0";
@@ -73,6 +75,30 @@ export function exactLiteral(v: SqliteValue): string {
   return out;
 }
 
+/**
+ * Text holding NUL or CR bytes, written so that the sqlite3 shell reads it
+ * whole: a raw NUL ends the shell's input there, and its line reader drops
+ * the CR of a CR LF. Those characters become `char(..)`, the rest quoted
+ * runs, joined by `||` as a balanced tree (SQLite limits an expression's
+ * depth to 1,000). `char()` and `||` keep NUL bytes, and build text in the
+ * database's own encoding (a `CAST(x'..' AS TEXT)` would read UTF-8 bytes
+ * as UTF-16 in a UTF-16 database).
+ */
+function shellSafeText(text: string): string {
+  const parts: string[] = [];
+  for (const m of text.matchAll(/([\0\r]+)|[^\0\r]+/g)) {
+    if (m[1] === undefined) {
+      parts.push(stringLiteral(m[0]));
+      continue;
+    }
+    const codes = [...m[1]].map((c) => c.charCodeAt(0));
+    for (let i = 0; i < codes.length; i += 100) {
+      parts.push(`char(${codes.slice(i, i + 100).join(",")})`);
+    }
+  }
+  return balanced("||", parts);
+}
+
 /** Where the SQL goes. */
 export interface SqlSink {
   write(text: string): void;
@@ -91,6 +117,7 @@ type TablePlan =
   };
 
 const OLD_SUFFIX = "__dbagenteval_old";
+const SEQUENCE_COPY = "temp.dbagenteval_sequence";
 
 /**
  * Writes the SQL as the diff streams; pass it to `streamSqliteDiff`.
@@ -129,6 +156,12 @@ export class SqlRenderer implements DiffListener {
     w("PRAGMA foreign_keys=OFF;");
     w("PRAGMA legacy_alter_table=ON;");
     w("BEGIN;");
+    if (this.#sequenceKept(sides.before)) {
+      // Inserting rows raises an AUTOINCREMENT table's seq, which AFTER may
+      // not have (an UPDATE of the key there does not raise it): the
+      // before values are restored at the end, then the diff's changes.
+      w(`CREATE TEMP TABLE ${SEQUENCE_COPY} AS SELECT name, seq FROM main.sqlite_sequence;`);
+    }
     const after = this.#objects(sides.after);
     for (const o of this.#objects(sides.before)) {
       const same = after.find((x) => x.type === o.type && foldName(x.name) === foldName(o.name));
@@ -188,6 +221,14 @@ export class SqlRenderer implements DiffListener {
 
   done(_change: DatabaseChange): void {
     const w = (s: string): void => this.#sink.write(`${s}\n`);
+    if (this.#sequenceKept(this.#sides.before)) {
+      w(`DELETE FROM sqlite_sequence WHERE name NOT IN (SELECT name FROM ${SEQUENCE_COPY});`);
+      w(`UPDATE sqlite_sequence SET seq = (SELECT seq FROM ${SEQUENCE_COPY} AS s WHERE s.name = sqlite_sequence.name);`);
+      w(`DROP TABLE ${SEQUENCE_COPY};`);
+    } else if (this.#sequenceKept(this.#sides.after)) {
+      // Every row AFTER has comes as an added row: none other may stay.
+      w("DELETE FROM sqlite_sequence;");
+    }
     for (const s of this.#sequence) w(s);
     const before = this.#objects(this.#sides.before);
     for (const o of this.#objects(this.#sides.after)) {
@@ -202,6 +243,12 @@ export class SqlRenderer implements DiffListener {
       for (const o of this.#objects(this.#sides.after)) if (o.type === type) w(`${o.sql};`);
     }
     w("COMMIT;");
+  }
+
+  /** Whether `side` has a sqlite_sequence table that this script writes. */
+  #sequenceKept(side: SideSchema | null): boolean {
+    return this.#keep("sqlite_sequence") &&
+      [...side?.tables.values() ?? []].some((t) => foldName(t.name) === "sqlite_sequence");
   }
 
   #objects(side: SideSchema | null): ObjectSchema[] {
@@ -244,10 +291,14 @@ export class SqlRenderer implements DiffListener {
       if (key !== null && Object.values(key).every((v) => v !== null)) {
         return `DELETE FROM ${T} WHERE ${keyWhere(key)};`;
       }
-      const rowid = (plan.before ?? after).rowidName ?? "rowid";
-      const gen = generated(after);
-      const match = Object.keys(row).filter((c) => !gen.has(foldName(c))).map((c) =>
-        `+${ident(c)} IS ${exactLiteral(row[c]!)} COLLATE BINARY`
+      // The table as it is now (after a rebuild: the after shape), so the
+      // match names only its writable columns. No unary +: the column's
+      // affinity applies to the value, as it did to the row when stored or
+      // copied into a rebuilt table whose column type changed ('1' -> 1).
+      const rowid = after.rowidName ?? "rowid";
+      const there = new Map(writable(after).map((c) => [foldName(c), c]));
+      const match = Object.keys(row).filter((c) => there.has(foldName(c))).map((c) =>
+        `${ident(there.get(foldName(c))!)} IS ${exactLiteral(row[c]!)} COLLATE BINARY`
       ).join(" AND ");
       return `DELETE FROM ${T} WHERE ${ident(rowid)} = (SELECT ${ident(rowid)} FROM ${T} WHERE ${
         match === "" ? "1" : match
@@ -261,9 +312,79 @@ export class SqlRenderer implements DiffListener {
         const name = byFold.get(foldName(c))!;
         return `${ident(name)} = ${exactLiteral(values[name]!)}`;
       });
-    if (sets.length === 0) return null;
-    return `UPDATE ${T} SET ${sets.join(", ")} WHERE ${keyWhere(key)};`;
+    const out = sets.length === 0
+      ? []
+      : [`UPDATE ${T} SET ${sets.join(", ")} WHERE ${keyWhere(key)};`];
+    const genChanged = changed_columns.filter((c) =>
+      gen.has(foldName(c)) && byFold.has(foldName(c))
+    );
+    if (genChanged.length > 0) {
+      out.push(
+        ...storageClassFlips({
+          table: after,
+          key,
+          values,
+          generated: genChanged,
+          sets: changed_columns,
+        }),
+      );
+    }
+    return out.length === 0 ? null : out.join("\n");
   }
+}
+
+/**
+ * A generated column can change when no written column does: 1 and 1.0
+ * are the same value to `IS` (and to this diff), but `typeof(a)` or
+ * `a || ''` tells them apart, and the values read here are both the number
+ * 1. The written columns that can hold either (no affinity, a whole number)
+ * are flipped between INTEGER and REAL one at a time in Gray-code order,
+ * each statement only while the row's generated values are not yet AFTER's,
+ * so the row ends in the combination AFTER has (one statement for the
+ * usual single such column; at most 8 columns are tried).
+ */
+function storageClassFlips(
+  o: {
+    readonly table: TableSchema;
+    readonly key: SqliteRow;
+    readonly values: SqliteRow;
+    readonly generated: readonly string[];
+    readonly sets: readonly string[];
+  },
+): string[] {
+  const keyFolded = new Set(Object.keys(o.key).map(foldName));
+  const setFolded = new Set(o.sets.map(foldName));
+  const byFold = new Map(Object.keys(o.values).map((c) => [foldName(c), c]));
+  const candidates = o.table.columns.filter((c) =>
+    c.hidden === 0 && !keyFolded.has(foldName(c.name)) && !setFolded.has(foldName(c.name)) &&
+    noAffinity(c.type) && wholeNumber(o.values[byFold.get(foldName(c.name)) ?? ""])
+  ).map((c) => c.name).slice(0, 8);
+  if (candidates.length === 0) return [];
+  const T = ident(o.table.name);
+  const target = o.generated.map((g) => {
+    const name = byFold.get(foldName(g))!;
+    return `+${ident(name)} IS ${exactLiteral(o.values[name]!)} COLLATE BINARY`;
+  }).join(" AND ");
+  const where = `${keyWhere(o.key)} AND NOT (${target})`;
+  const out: string[] = [];
+  for (let i = 1; i < 2 ** candidates.length; i++) {
+    const c = ident(candidates[Math.log2(i & -i)]!);
+    out.push(
+      `UPDATE ${T} SET ${c} = CASE typeof(${c}) WHEN 'integer' THEN CAST(${c} AS REAL) WHEN 'real' THEN CAST(${c} AS INTEGER) ELSE ${c} END WHERE ${where};`,
+    );
+  }
+  return out;
+}
+
+/** Whether a declared type gives no affinity (BLOB): 1 and 1.0 are both kept as they are. */
+function noAffinity(type: string): boolean {
+  const t = type.toUpperCase();
+  if (/INT|CHAR|CLOB|TEXT|REAL|FLOA|DOUB/.test(t)) return false;
+  return t === "" || t.includes("BLOB") || t === "ANY";
+}
+
+function wholeNumber(v: SqliteValue | undefined): boolean {
+  return typeof v === "bigint" || (typeof v === "number" && Number.isInteger(v));
 }
 
 function keyWhere(key: SqliteRow): string {

@@ -1,0 +1,104 @@
+/**
+ * `db diff --sql` and `--changeset` on the shapes that broke the round trip:
+ * each pair is patched with the sqlite3 shell (--sql) and with
+ * `sqlite3changeset_apply` (--changeset, on the tables it carries), and the
+ * result must then diff as unchanged against the after file. Each case
+ * failed before its fix.
+ *
+ * @module
+ */
+import { after, describe, it } from "node:test";
+import assert from "node:assert/strict";
+import { makeDb, tempDir } from "./fixtures.ts";
+import {
+  applyChangeset,
+  applySqlWithShell,
+  changesetPatch,
+  differences,
+  sqlPatch,
+} from "./_apply_patch.ts";
+
+const dir = tempDir("dbagenteval-patch-cases-");
+after(() => dir.cleanup());
+let n = 0;
+
+const KEYED = "CREATE TABLE t(id INTEGER PRIMARY KEY, v TEXT);";
+const KEYLESS = "CREATE TABLE k(a, b);";
+
+const cases: [string, string, string][] = [
+  [
+    "text holding a NUL byte, updated, inserted and deleted by value",
+    `${KEYED} ${KEYLESS} INSERT INTO t VALUES (1, 'a'), (2, 'b' || char(0) || 'c');
+     INSERT INTO k VALUES ('x' || char(0) || 'y', 1), (char(0), 2);`,
+    `${KEYED} ${KEYLESS} INSERT INTO t VALUES (1, 'a' || char(0)), (3, char(0,0) || 'z');
+     INSERT INTO k VALUES (char(0), 2), ('p' || char(0), 3);`,
+  ],
+  [
+    "text holding CR LF, updated, inserted and deleted by value",
+    `${KEYED} ${KEYLESS} INSERT INTO t VALUES (1, 'a'), (2, 'l1' || char(13,10) || 'l2');
+     INSERT INTO k VALUES ('r' || char(13,10), 1), (char(13), 2);`,
+    `${KEYED} ${KEYLESS} INSERT INTO t VALUES (1, 'a' || char(13,10) || 'b'), (3, char(13));
+     INSERT INTO k VALUES (char(13), 2), (char(13,13,10,10), 3);`,
+  ],
+  [
+    "a keyless table whose column type changed",
+    `CREATE TABLE k(a, b); INSERT INTO k VALUES ('1', 'x'), ('2', 'y'), (3, 'z'), ('w', 'v');`,
+    `CREATE TABLE k(a INTEGER, b); INSERT INTO k VALUES (1, 'x'), (2, 'y'), (3, 'z'), ('w', 'v');
+     INSERT INTO k VALUES ('4', 'new');`,
+  ],
+  [
+    "a change only in a generated column (1.0 -> 1 under typeof)",
+    `CREATE TABLE g(id INTEGER PRIMARY KEY, a, b, g TEXT GENERATED ALWAYS AS (typeof(a) || typeof(b)) STORED,
+       h GENERATED ALWAYS AS (a || '') VIRTUAL);
+     INSERT INTO g(id, a, b) VALUES (1, 1.0, 2), (2, 5, 6.0), (3, 7, 8);`,
+    `CREATE TABLE g(id INTEGER PRIMARY KEY, a, b, g TEXT GENERATED ALWAYS AS (typeof(a) || typeof(b)) STORED,
+       h GENERATED ALWAYS AS (a || '') VIRTUAL);
+     INSERT INTO g(id, a, b) VALUES (1, 1, 2), (2, 5.0, 6), (3, 7.0, 8.0);`,
+  ],
+  [
+    "an UPDATE of an AUTOINCREMENT key (sqlite_sequence stays)",
+    `CREATE TABLE s(id INTEGER PRIMARY KEY AUTOINCREMENT, v);
+     INSERT INTO s(v) VALUES ('a'), ('b'), ('c');`,
+    `CREATE TABLE s(id INTEGER PRIMARY KEY AUTOINCREMENT, v);
+     INSERT INTO s(v) VALUES ('a'), ('b'), ('c'); UPDATE s SET id = 100 WHERE id = 3;`,
+  ],
+  [
+    "rows inserted below an AUTOINCREMENT table's seq, and a new AUTOINCREMENT table",
+    `CREATE TABLE s(id INTEGER PRIMARY KEY AUTOINCREMENT, v);
+     INSERT INTO s(v) VALUES ('a'), ('b'), ('c'); DELETE FROM s WHERE id = 3;`,
+    `CREATE TABLE s(id INTEGER PRIMARY KEY AUTOINCREMENT, v);
+     INSERT INTO s(v) VALUES ('a'), ('b'), ('c'); DELETE FROM s WHERE id > 1;
+     INSERT INTO s(id, v) VALUES (2, 'B');
+     CREATE TABLE s2(id INTEGER PRIMARY KEY AUTOINCREMENT, v); INSERT INTO s2(v) VALUES ('x');`,
+  ],
+  [
+    "NULL-key rows with a column only the after side has",
+    `CREATE TABLE t(k TEXT PRIMARY KEY, v); INSERT INTO t VALUES (NULL, 1), (NULL, 2), ('a', 3);`,
+    `CREATE TABLE t(k TEXT PRIMARY KEY, v); INSERT INTO t VALUES (NULL, 1), (NULL, 2), ('a', 3);
+     ALTER TABLE t ADD COLUMN w; INSERT INTO t VALUES (NULL, 1, 'x');
+     UPDATE t SET w = 'y' WHERE k IS NULL AND v = 2;`,
+  ],
+];
+
+describe("db diff --sql and --changeset reproduce the after file", () => {
+  for (const [name, before, afterSql] of cases) {
+    it(`db diff --sql applied by the sqlite3 shell reproduces ${name}`, async () => {
+      const i = ++n;
+      const a = makeDb(dir.file(`a${i}.db`), before);
+      const b = makeDb(dir.file(`b${i}.db`), afterSql);
+      const patched = dir.file(`p${i}.db`);
+      assert.notDeepEqual(await differences(a, b), [], "the pair differs");
+      assert.equal(applySqlWithShell(a, await sqlPatch(a, b), patched), null);
+      assert.deepEqual(await differences(patched, b), []);
+    });
+    it(`db diff --changeset applied by sqlite3changeset_apply reproduces ${name}`, async () => {
+      const i = ++n;
+      const a = makeDb(dir.file(`a${i}.db`), before);
+      const b = makeDb(dir.file(`b${i}.db`), afterSql);
+      const patched = dir.file(`c${i}.db`);
+      const { bytes, omitted } = await changesetPatch(a, b);
+      assert.equal(await applyChangeset(a, bytes, patched), null);
+      assert.deepEqual(await differences(patched, b, omitted), []);
+    });
+  }
+});

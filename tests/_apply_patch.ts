@@ -128,13 +128,15 @@ function readWhole(file: string): Uint8Array {
 }
 
 /**
- * What still differs between `a` and `b` (tables in `ignore` left out), one
- * line each; empty when `db diff` shows nothing.
+ * What still differs between `a` and `b`, one line each; empty when
+ * `db diff` shows nothing. For a changeset, pass the tables it left out
+ * and `objects: false` (it carries no schema: indexes, views, triggers).
  */
 export async function differences(
   a: string,
   b: string,
   ignore: readonly string[] = [],
+  objects = true,
 ): Promise<string[]> {
   const diff = await diffSqliteDatabases(a, b, { maxRows: 2 });
   const d = diff.databases[0]!;
@@ -144,6 +146,6 @@ export async function differences(
         JSON.stringify(structuredClone(t.rows), (_k, v) => typeof v === "bigint" ? `${v}n` : v)
       }`
     ),
-    ...d.objects.map((o) => `${o.type} ${o.name}: ${o.status}`),
+    ...(objects ? d.objects : []).map((o) => `${o.type} ${o.name}: ${o.status}`),
   ];
 }

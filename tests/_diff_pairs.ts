@@ -30,7 +30,10 @@ export type Shape =
   | "without_rowid"
   | "strict"
   | "generated"
-  | "keyless";
+  | "keyless"
+  | "typed_generated"
+  | "autoincrement"
+  | "fts5";
 export const SHAPES: Shape[] = [
   "rowid",
   "text_key",
@@ -40,6 +43,17 @@ export const SHAPES: Shape[] = [
   "strict",
   "generated",
   "keyless",
+];
+/**
+ * The shapes the round-trip tests add: a generated column that shows a
+ * value's storage class (1 against 1.0), an AUTOINCREMENT table (its
+ * sqlite_sequence row), and an FTS5 table (its shadow tables).
+ */
+export const ROUND_TRIP_SHAPES: Shape[] = [
+  ...SHAPES,
+  "typed_generated",
+  "autoincrement",
+  "fts5",
 ];
 
 export interface TableSpec {
@@ -130,10 +144,61 @@ export function spec(name: string, shape: Shape): TableSpec {
         valueCols: ["a", "b"],
         create: `CREATE TABLE ${name}(a, b)`,
       };
+    case "typed_generated":
+      return {
+        name,
+        shape,
+        key: int,
+        keyCols: ["id"],
+        valueCols: ["a", "b"],
+        create: `CREATE TABLE ${name}(id INTEGER PRIMARY KEY, a, b,
+          g TEXT GENERATED ALWAYS AS (typeof(a) || typeof(b)) STORED)`,
+      };
+    case "autoincrement":
+      return {
+        name,
+        shape,
+        key: int,
+        keyCols: ["id"],
+        valueCols: ["a", "b"],
+        create: `CREATE TABLE ${name}(id INTEGER PRIMARY KEY AUTOINCREMENT, a, b)`,
+      };
+    case "fts5":
+      return {
+        name,
+        shape,
+        key: int,
+        keyCols: ["rowid"],
+        valueCols: ["a", "b"],
+        create: `CREATE VIRTUAL TABLE ${name} USING fts5(a, b)`,
+      };
   }
 }
 
-export function valueSql(random: () => number, shape: Shape, col: string): string {
+/** Text holding NUL and CR LF, for the round-trip pairs. */
+function controlText(random: () => number): string {
+  const pieces = ["'x'", "char(0)", "char(13,10)", "char(13)", "'\u00e9'", "char(10)"];
+  return Array.from(
+    { length: 1 + Math.floor(random() * 4) },
+    () => pieces[Math.floor(random() * pieces.length)]!,
+  ).join(" || ");
+}
+
+export function valueSql(
+  random: () => number,
+  shape: Shape,
+  col: string,
+  roundTrip = false,
+): string {
+  if (roundTrip) {
+    if (shape === "typed_generated") {
+      return ["1", "1.0", "2", "2.0", "NULL", "'1'"][Math.floor(random() * 6)]!;
+    }
+    if (shape === "fts5") return `'w${Math.floor(random() * 20)} w${Math.floor(random() * 20)}'`;
+    if (shape !== "strict" && shape !== "generated" && random() < 0.15) {
+      return shape === "keyless" && random() < 0.5 ? "'1'" : controlText(random);
+    }
+  }
   if (shape === "strict") {
     return col === "n"
       ? String(Math.floor(random() * 1e6) - 5e5)
@@ -156,8 +221,13 @@ export function valueSql(random: () => number, shape: Shape, col: string): strin
   return `x'${hex}'`;
 }
 
-export function insertSql(random: () => number, t: TableSpec, i: number): string {
-  const vals = [...t.key(i), ...t.valueCols.map((c) => valueSql(random, t.shape, c))];
+export function insertSql(
+  random: () => number,
+  t: TableSpec,
+  i: number,
+  roundTrip = false,
+): string {
+  const vals = [...t.key(i), ...t.valueCols.map((c) => valueSql(random, t.shape, c, roundTrip))];
   return `INSERT INTO ${t.name}(${[...t.keyCols, ...t.valueCols].join(", ")}) VALUES (${
     vals.join(", ")
   })`;
@@ -177,13 +247,27 @@ export interface Pair {
   readonly objects: string[];
 }
 
-export function buildPair(n: number, seed: number, before: string, afterFile: string): Pair {
+/**
+ * Builds a seeded pair. `roundTrip` adds what the round-trip tests need on
+ * top (the differential test's references do not model them): text with
+ * NUL and CR LF, the shapes of ROUND_TRIP_SHAPES, AUTOINCREMENT keys
+ * updated, and keyless tables rebuilt with other column types.
+ */
+export function buildPair(
+  n: number,
+  seed: number,
+  before: string,
+  afterFile: string,
+  roundTrip = false,
+): Pair {
   const random = prng(seed);
   const pick = <T>(xs: readonly T[]): T => xs[Math.floor(random() * xs.length)]!;
   const tables = Array.from(
     { length: 1 + Math.floor(random() * 3) },
-    (_, i) => spec(`t${i}`, pick(SHAPES)),
+    (_, i) => spec(`t${i}`, pick(roundTrip ? ROUND_TRIP_SHAPES : SHAPES)),
   );
+  const value = (t: TableSpec, col: string): string => valueSql(random, t.shape, col, roundTrip);
+  const insert = (t: TableSpec, i: number): string => insertSql(random, t, i, roundTrip);
   const pageSize = pick([512, 1024, 4096, 65536]);
   const rows = new Map<string, number>();
   const db = new DatabaseSync(before);
@@ -193,8 +277,10 @@ export function buildPair(n: number, seed: number, before: string, afterFile: st
     db.exec(t.create);
     const count = Math.floor(random() * (random() < 0.2 ? 2000 : 60));
     rows.set(t.name, count);
-    for (let i = 1; i <= count; i++) db.exec(insertSql(random, t, i));
-    if (random() < 0.3) db.exec(`CREATE INDEX ix_${t.name} ON ${t.name}(${t.valueCols[0]})`);
+    for (let i = 1; i <= count; i++) db.exec(insert(t, i));
+    if (t.shape !== "fts5" && random() < 0.3) {
+      db.exec(`CREATE INDEX ix_${t.name} ON ${t.name}(${t.valueCols[0]})`);
+    }
   }
   db.exec("CREATE VIEW v_old AS SELECT 1");
   db.exec("COMMIT");
@@ -217,27 +303,35 @@ export function buildPair(n: number, seed: number, before: string, afterFile: st
       const what = random();
       if (t.shape === "keyless") {
         if (what < 0.4) w.exec(`DELETE FROM ${t.name} WHERE rowid = ${i}`);
-        else if (what < 0.7) w.exec(insertSql(random, t, 0));
-        else {w.exec(
-            `UPDATE ${t.name} SET a = ${valueSql(random, t.shape, "a")} WHERE rowid = ${i}`,
-          );}
+        else if (what < 0.7) w.exec(insert(t, 0));
+        else w.exec(`UPDATE ${t.name} SET a = ${value(t, "a")} WHERE rowid = ${i}`);
       } else if (what < 0.3) {
         w.exec(`DELETE FROM ${t.name} WHERE ${keyWhere(t, i)}`);
       } else if (what < 0.55) {
-        w.exec(insertSql(random, t, count + 1 + e));
+        w.exec(insert(t, count + 1 + e));
+      } else if (t.shape === "autoincrement" && what < 0.65) {
+        // An UPDATE of the key does not raise sqlite_sequence; an INSERT would.
+        w.exec(`UPDATE OR IGNORE ${t.name} SET id = id + 5000 WHERE ${keyWhere(t, i)}`);
       } else {
         const col = pick(t.valueCols);
-        w.exec(
-          `UPDATE ${t.name} SET ${col} = ${valueSql(random, t.shape, col)} WHERE ${keyWhere(t, i)}`,
-        );
+        w.exec(`UPDATE ${t.name} SET ${col} = ${value(t, col)} WHERE ${keyWhere(t, i)}`);
       }
     }
-    if (t.shape !== "keyless" && t.shape !== "strict" && random() < 0.15) {
+    if (roundTrip && t.shape === "keyless" && random() < 0.3) {
+      // A rebuild with other column types: the copied values take the new affinity.
+      const types = pick(["INTEGER, b TEXT", "TEXT, b", "NUMERIC, b REAL"]);
+      w.exec(`ALTER TABLE ${t.name} RENAME TO ${t.name}_old;
+        CREATE TABLE ${t.name}(a ${types}); INSERT INTO ${t.name} SELECT a, b FROM ${t.name}_old;
+        DROP TABLE ${t.name}_old;`);
+    }
+    const alterable = !["keyless", "strict", "fts5"].includes(t.shape);
+    if (alterable && random() < 0.15) {
       w.exec(`ALTER TABLE ${t.name} ADD COLUMN extra`);
       if (count > 0) w.exec(`UPDATE ${t.name} SET extra = 'x' WHERE ${keyWhere(t, count)}`);
       addedColumns.set(t.name, ["extra"]);
     }
-    if (random() < 0.15) {
+    // A virtual table can have no trigger or index.
+    if (t.shape !== "fts5" && random() < 0.15) {
       w.exec(`CREATE TRIGGER tr_${t.name} AFTER DELETE ON ${t.name} BEGIN SELECT 1; END`);
       objects.push(`trigger tr_${t.name} added`);
     }
@@ -246,7 +340,7 @@ export function buildPair(n: number, seed: number, before: string, afterFile: st
     w.exec("DROP VIEW v_old");
     objects.push("view v_old removed");
   }
-  const ix = tables.find(() => true);
+  const ix = tables.find((t) => t.shape !== "fts5");
   if (ix !== undefined && random() < 0.15) {
     w.exec(`CREATE INDEX ix_new ON ${ix.name}(${ix.valueCols[0]})`);
     objects.push("index ix_new added");

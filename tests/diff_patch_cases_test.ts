@@ -98,7 +98,7 @@ describe("db diff --sql and --changeset reproduce the after file", () => {
       const patched = dir.file(`c${i}.db`);
       const { bytes, omitted } = await changesetPatch(a, b);
       assert.equal(await applyChangeset(a, bytes, patched), null);
-      assert.deepEqual(await differences(patched, b, omitted), []);
+      assert.deepEqual(await differences(patched, b, omitted, false), []);
     });
   }
 });

@@ -279,7 +279,12 @@ export class SqlRenderer implements DiffListener {
       const insert = `INSERT INTO ${T}(${cols.map(ident).join(", ")}) VALUES (${
         cols.map((c) => exactLiteral(values[c]!)).join(", ")
       });`;
-      if (foldName(plan.name) !== "sqlite_sequence") return insert;
+      if (foldName(plan.name) !== "sqlite_sequence") {
+        const where = key !== null && Object.values(key).every((v) => v !== null)
+          ? keyWhere(key)
+          : `${ident(after.rowidName ?? "rowid")} = last_insert_rowid()`;
+        return [insert, ...storageClassFlips(after, row, where)].join("\n");
+      }
       // Creating an AUTOINCREMENT table may have made its row already.
       return `DELETE FROM ${T} WHERE name = ${
         exactLiteral(event.change.row["name"] ?? null)
@@ -297,9 +302,14 @@ export class SqlRenderer implements DiffListener {
       // copied into a rebuilt table whose column type changed ('1' -> 1).
       const rowid = after.rowidName ?? "rowid";
       const there = new Map(writable(after).map((c) => [foldName(c), c]));
-      const match = Object.keys(row).filter((c) => there.has(foldName(c))).map((c) =>
-        `${ident(there.get(foldName(c))!)} IS ${exactLiteral(row[c]!)} COLLATE BINARY`
-      ).join(" AND ");
+      // Generated values too: they tell 1 from 1.0 where the columns cannot.
+      const gen = generated(after);
+      const match = Object.keys(row).filter((c) => there.has(foldName(c)) || gen.has(foldName(c)))
+        .map((c) =>
+          gen.has(foldName(c))
+            ? `+${ident(c)} IS ${exactLiteral(row[c]!)} COLLATE BINARY`
+            : `${ident(there.get(foldName(c))!)} IS ${exactLiteral(row[c]!)} COLLATE BINARY`
+        ).join(" AND ");
       return `DELETE FROM ${T} WHERE ${ident(rowid)} = (SELECT ${ident(rowid)} FROM ${T} WHERE ${
         match === "" ? "1" : match
       } LIMIT 1);`;
@@ -315,62 +325,43 @@ export class SqlRenderer implements DiffListener {
     const out = sets.length === 0
       ? []
       : [`UPDATE ${T} SET ${sets.join(", ")} WHERE ${keyWhere(key)};`];
-    const genChanged = changed_columns.filter((c) =>
-      gen.has(foldName(c)) && byFold.has(foldName(c))
-    );
-    if (genChanged.length > 0) {
-      out.push(
-        ...storageClassFlips({
-          table: after,
-          key,
-          values,
-          generated: genChanged,
-          sets: changed_columns,
-        }),
-      );
-    }
+    out.push(...storageClassFlips(after, values, keyWhere(key)));
     return out.length === 0 ? null : out.join("\n");
   }
 }
 
 /**
- * A generated column can change when no written column does: 1 and 1.0
- * are the same value to `IS` (and to this diff), but `typeof(a)` or
- * `a || ''` tells them apart, and the values read here are both the number
- * 1. The written columns that can hold either (no affinity, a whole number)
- * are flipped between INTEGER and REAL one at a time in Gray-code order,
- * each statement only while the row's generated values are not yet AFTER's,
- * so the row ends in the combination AFTER has (one statement for the
- * usual single such column; at most 8 columns are tried).
+ * 1 and 1.0 are the same value to `IS` (and to this diff), and the values
+ * read here are both the number 1, written as `1`; but a generated column
+ * (`typeof(a)`, `a || ''`) tells them apart. So after a row of a table with
+ * generated columns is written, the written columns that can hold either
+ * (no affinity, a whole number) are flipped between INTEGER and REAL one at
+ * a time in Gray-code order, each statement only while the row's generated
+ * values are not yet AFTER's: the row ends in the combination AFTER has
+ * (most rows match at once and no statement changes them). At most 6
+ * such columns a row are tried.
  */
-function storageClassFlips(
-  o: {
-    readonly table: TableSchema;
-    readonly key: SqliteRow;
-    readonly values: SqliteRow;
-    readonly generated: readonly string[];
-    readonly sets: readonly string[];
-  },
-): string[] {
-  const keyFolded = new Set(Object.keys(o.key).map(foldName));
-  const setFolded = new Set(o.sets.map(foldName));
-  const byFold = new Map(Object.keys(o.values).map((c) => [foldName(c), c]));
-  const candidates = o.table.columns.filter((c) =>
-    c.hidden === 0 && !keyFolded.has(foldName(c.name)) && !setFolded.has(foldName(c.name)) &&
-    noAffinity(c.type) && wholeNumber(o.values[byFold.get(foldName(c.name)) ?? ""])
-  ).map((c) => c.name).slice(0, 8);
-  if (candidates.length === 0) return [];
-  const T = ident(o.table.name);
-  const target = o.generated.map((g) => {
-    const name = byFold.get(foldName(g))!;
-    return `+${ident(name)} IS ${exactLiteral(o.values[name]!)} COLLATE BINARY`;
-  }).join(" AND ");
-  const where = `${keyWhere(o.key)} AND NOT (${target})`;
+function storageClassFlips(table: TableSchema, values: SqliteRow, where: string): string[] {
+  const gen = generated(table);
+  if (gen.size === 0) return [];
+  const byFold = new Map(Object.keys(values).map((c) => [foldName(c), c]));
+  const keyFolded = new Set(table.key.map(foldName));
+  const candidates = table.columns.filter((c) =>
+    c.hidden === 0 && !keyFolded.has(foldName(c.name)) && noAffinity(c.type) &&
+    wholeNumber(values[byFold.get(foldName(c.name)) ?? ""])
+  ).map((c) => c.name).slice(0, 6);
+  const target = [...gen].filter((g) => byFold.has(g)).map((g) => {
+    const name = byFold.get(g)!;
+    return `+${ident(name)} IS ${exactLiteral(values[name]!)} COLLATE BINARY`;
+  });
+  if (candidates.length === 0 || target.length === 0) return [];
+  const T = ident(table.name);
+  const guard = `${where} AND NOT (${target.join(" AND ")})`;
   const out: string[] = [];
   for (let i = 1; i < 2 ** candidates.length; i++) {
     const c = ident(candidates[Math.log2(i & -i)]!);
     out.push(
-      `UPDATE ${T} SET ${c} = CASE typeof(${c}) WHEN 'integer' THEN CAST(${c} AS REAL) WHEN 'real' THEN CAST(${c} AS INTEGER) ELSE ${c} END WHERE ${where};`,
+      `UPDATE ${T} SET ${c} = CASE typeof(${c}) WHEN 'integer' THEN CAST(${c} AS REAL) WHEN 'real' THEN CAST(${c} AS INTEGER) ELSE ${c} END WHERE ${guard};`,
     );
   }
   return out;

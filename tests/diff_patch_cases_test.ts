@@ -78,6 +78,26 @@ const cases: [string, string, string][] = [
      ALTER TABLE t ADD COLUMN w; INSERT INTO t VALUES (NULL, 1, 'x');
      UPDATE t SET w = 'y' WHERE k IS NULL AND v = 2;`,
   ],
+  [
+    "an FTS5 table's rows changed, one FTS5 table added and one dropped",
+    `CREATE VIRTUAL TABLE f USING fts5(a, b); CREATE VIRTUAL TABLE gone USING fts5(x);
+     INSERT INTO f(rowid, a, b) VALUES (1, 'one two', 'x'), (2, 'three', 'y'), (3, 'four', 'z');
+     INSERT INTO gone VALUES ('bye');`,
+    `CREATE VIRTUAL TABLE f USING fts5(a, b); CREATE VIRTUAL TABLE gone USING fts5(x);
+     INSERT INTO f(rowid, a, b) VALUES (1, 'one two', 'x'), (2, 'three', 'y'), (3, 'four', 'z');
+     INSERT INTO gone VALUES ('bye');
+     UPDATE f SET a = 'five six' WHERE rowid = 2; DELETE FROM f WHERE rowid = 3;
+     INSERT INTO f(rowid, a, b) VALUES (9, 'seven', 'w'); DROP TABLE gone;
+     CREATE VIRTUAL TABLE fresh USING fts5(c); INSERT INTO fresh VALUES ('new words');`,
+  ],
+  [
+    "an rtree's rows changed",
+    `CREATE VIRTUAL TABLE r USING rtree(id, x0, x1);
+     INSERT INTO r VALUES (1, 0, 1), (2, 2, 3), (3, 4, 5);`,
+    `CREATE VIRTUAL TABLE r USING rtree(id, x0, x1);
+     INSERT INTO r VALUES (1, 0, 1), (2, 2, 3), (3, 4, 5);
+     UPDATE r SET x1 = 9 WHERE id = 2; DELETE FROM r WHERE id = 1; INSERT INTO r VALUES (7, 1, 2);`,
+  ],
 ];
 
 describe("db diff --sql and --changeset reproduce the after file", () => {

@@ -164,7 +164,9 @@ export class ChangesetRenderer implements DiffListener {
     this.#current = null;
     const { before, after } = t;
     const omit = (reason: string): void => void this.omitted.push({ table: t.name, reason });
-    if (t.virtual) return;
+    // A virtual table's rows are in its shadow tables, carried like any
+    // table's; adding or dropping it is schema, which a changeset lacks.
+    if (t.virtual && before !== null && after !== null) return;
     if (before === null || after === null) {
       return omit(
         before === null ? "added: a changeset has no schema" : "removed: a changeset has no schema",

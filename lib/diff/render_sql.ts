@@ -16,12 +16,16 @@
  *    without a usable key: the first row with exactly those values, by
  *    rowid), `UPDATE` of the changed columns by key, `INSERT` of every
  *    column except generated ones;
- * 4. `sqlite_sequence` rows, the indexes added or changed (and those of
- *    rebuilt tables), then every view and trigger of the after side;
- *    `COMMIT`.
+ *    Virtual tables are created or dropped; their rows are written through
+ *    their shadow tables, like any table's;
+ * 4. `sqlite_sequence` as it was before (inserts raise it), then its row
+ *    changes, the indexes added or changed (and those of rebuilt tables),
+ *    then every view and trigger of the after side; `COMMIT`.
  *
  * Values are written exactly: integers beyond 2^53 in full, BLOBs as
- * `x'..'`, text that is not UTF-8 as `CAST(x'..' AS TEXT)`, and a REAL that
+ * `x'..'`, text that is not UTF-8 as `CAST(x'..' AS TEXT)`, NUL and CR as
+ * `char(..)` (the sqlite3 shell stops at a raw NUL and drops the CR of a
+ * CR LF), and a REAL that
  * is not a whole number as an exact product of integers and powers of two
  * (`CAST(3602879701896397 AS REAL)/4294967296.0/8388608.0` is 0.1), because
  * older SQLite versions do not parse every decimal to the nearest double.
@@ -139,6 +143,8 @@ export class SqlRenderer implements DiffListener {
   #plan: TablePlan = { kind: "skip" };
   readonly #rebuilt = new Set<string>();
   readonly #sequence: string[] = [];
+  /** Virtual tables this script creates, or cannot write (their CREATE changed). */
+  readonly #virtuals = new Map<string, "created" | "stale">();
 
   /**
    * @param sink where to write
@@ -177,10 +183,9 @@ export class SqlRenderer implements DiffListener {
     const { before, after } = t;
     this.#plan = { kind: "skip" };
     const internal = /^sqlite_/i.test(t.name);
-    if (t.virtual || this.#shadow(t.name)) {
-      w(`-- ${t.name}: a virtual table or one of its shadow tables is not written`);
-      return;
-    }
+    if (t.virtual) return this.#virtual(t);
+    const owner = this.#owner(t.name);
+    if (owner !== null) return this.#shadowTable(t, owner);
     if (after === null) {
       if (!internal) w(`DROP TABLE IF EXISTS ${ident(before!.name)};`);
       return;
@@ -255,13 +260,58 @@ export class SqlRenderer implements DiffListener {
     return (side?.objects ?? []).filter((o) => this.#keep(o.table));
   }
 
-  #shadow(name: string): boolean {
+  /**
+   * A virtual table: created, dropped, or left to its shadow tables, whose
+   * rows (an FTS5 index, an rtree's nodes) the diff compares like any
+   * table's and the script writes back as they are. One whose CREATE
+   * changed is not written: its shadow tables may be other ones.
+   */
+  #virtual(t: TableStart): void {
+    const w = (s: string): void => this.#sink.write(`${s}\n`);
+    const { before, after } = t;
+    if (after === null) w(`DROP TABLE IF EXISTS ${ident(before!.name)};`);
+    else if (before === null) {
+      w(`${after.sql};`);
+      this.#virtuals.set(foldName(after.name), "created");
+    } else if (normalizeSql(before.sql) !== normalizeSql(after.sql)) {
+      w(`-- ${t.name}: a virtual table whose CREATE statement changed is not written`);
+      this.#virtuals.set(foldName(after.name), "stale");
+    }
+  }
+
+  /**
+   * A shadow table of virtual table `owner`. Creating the virtual table
+   * made it, with rows of its own: they are replaced by every after row.
+   * Dropping the virtual table drops it.
+   */
+  #shadowTable(t: TableStart, owner: string): void {
+    const w = (s: string): void => this.#sink.write(`${s}\n`);
+    const { before, after } = t;
+    const state = this.#virtuals.get(owner);
+    if (after === null) return;
+    if (
+      state === "stale" || (before !== null && normalizeSql(before.sql) !== normalizeSql(after.sql))
+    ) {
+      w(`-- ${t.name}: a shadow table of a changed virtual table is not written`);
+      return;
+    }
+    if (state === "created" || before === null) {
+      w(`DELETE FROM ${ident(after.name)};`);
+      this.#plan = { kind: "rows", name: after.name, before: null, after, paired: false };
+      return;
+    }
+    this.#plan = { kind: "rows", name: after.name, before, after, paired: true };
+  }
+
+  /** The folded name of the virtual table that `name` is a shadow table of, or null. */
+  #owner(name: string): string | null {
     const folded = foldName(name);
-    return [this.#sides.before, this.#sides.after].some((side) =>
-      [...side?.tables.values() ?? []].some((t) =>
-        t.module !== null && folded.startsWith(`${foldName(t.name)}_`)
-      )
-    );
+    for (const side of [this.#sides.after, this.#sides.before]) {
+      for (const t of side?.tables.values() ?? []) {
+        if (t.module !== null && folded.startsWith(`${foldName(t.name)}_`)) return foldName(t.name);
+      }
+    }
+    return null;
   }
 
   #rowSql(plan: Extract<TablePlan, { kind: "rows" }>, event: RowEvent): string | null {

@@ -32,76 +32,14 @@
  *
  * @module
  */
-import { emptyRow, type SqliteRow, type SqliteValue } from "../sqlite/value.ts";
-import { balanced, foldName, ident, sqlLiteral, stringLiteral } from "./_sql.ts";
-import { hasEscapedBytes } from "../sqlite/text.ts";
+import { emptyRow, type SqliteRow } from "../sqlite/value.ts";
+import { foldName, ident } from "./_sql.ts";
+import { exactLiteral } from "./_exact_literal.ts";
+import { storageClassFlips } from "./_storage_class.ts";
 import type { DiffListener, RowEvent, TableStart } from "./listener.ts";
 import { normalizeSql, type ObjectSchema, type SideSchema, type TableSchema } from "./schema.ts";
 import { dataColumns, pairingMode } from "./table_data.ts";
 import type { DatabaseChange } from "./types.ts";
-
-/**
- * A value as an exact SQL literal for `--sql`.
- *
- * @param v the value
- * @returns SQL that evaluates to exactly `v`
- */
-export function exactLiteral(v: SqliteValue): string {
-  if (typeof v === "string" && /[\0\r]/.test(v) && !hasEscapedBytes(v)) return shellSafeText(v);
-  if (typeof v !== "number") return sqlLiteral(v);
-  if (Number.isNaN(v)) return "NULL";
-  if (Object.is(v, -0)) return "-0.0";
-  if (Number.isSafeInteger(v)) return String(v);
-  if (!Number.isFinite(v)) return v > 0 ? "9e999" : "-9e999";
-  // v = m * 2^e with m an integer of at most 53 bits: every step below is
-  // exact in double arithmetic (multiplying or dividing by a power of two).
-  let m = v;
-  let e = 0;
-  while (!Number.isInteger(m)) {
-    m *= 2;
-    e--;
-  }
-  while (Math.abs(m) > Number.MAX_SAFE_INTEGER) {
-    m /= 2;
-    e++;
-  }
-  let out = `CAST(${m} AS REAL)`;
-  while (e > 0) {
-    const k = Math.min(e, 32);
-    out += `*${2 ** k}.0`;
-    e -= k;
-  }
-  while (e < 0) {
-    const k = Math.min(-e, 32);
-    out += `/${2 ** k}.0`;
-    e += k;
-  }
-  return out;
-}
-
-/**
- * Text holding NUL or CR bytes, written so that the sqlite3 shell reads it
- * whole: a raw NUL ends the shell's input there, and its line reader drops
- * the CR of a CR LF. Those characters become `char(..)`, the rest quoted
- * runs, joined by `||` as a balanced tree (SQLite limits an expression's
- * depth to 1,000). `char()` and `||` keep NUL bytes, and build text in the
- * database's own encoding (a `CAST(x'..' AS TEXT)` would read UTF-8 bytes
- * as UTF-16 in a UTF-16 database).
- */
-function shellSafeText(text: string): string {
-  const parts: string[] = [];
-  for (const m of text.matchAll(/([\0\r]+)|[^\0\r]+/g)) {
-    if (m[1] === undefined) {
-      parts.push(stringLiteral(m[0]));
-      continue;
-    }
-    const codes = [...m[1]].map((c) => c.charCodeAt(0));
-    for (let i = 0; i < codes.length; i += 100) {
-      parts.push(`char(${codes.slice(i, i + 100).join(",")})`);
-    }
-  }
-  return balanced("||", parts);
-}
 
 /** Where the SQL goes. */
 export interface SqlSink {
@@ -145,6 +83,7 @@ export class SqlRenderer implements DiffListener {
   readonly #sequence: string[] = [];
   /** Virtual tables this script creates, or cannot write (their CREATE changed). */
   readonly #virtuals = new Map<string, "created" | "stale">();
+  #gen: { table: TableSchema; names: ReadonlySet<string> } | null = null;
 
   /**
    * @param sink where to write
@@ -314,11 +253,17 @@ export class SqlRenderer implements DiffListener {
     return null;
   }
 
+  /** The current table's generated columns, found once a table rather than once a row. */
+  #generated(t: TableSchema): ReadonlySet<string> {
+    if (this.#gen?.table !== t) this.#gen = { table: t, names: generated(t) };
+    return this.#gen.names;
+  }
+
   #rowSql(plan: Extract<TablePlan, { kind: "rows" }>, event: RowEvent): string | null {
     const T = ident(plan.name);
     const after = plan.after;
+    const gen = this.#generated(after);
     if (event.kind === "added") {
-      const gen = generated(after);
       const { row, key } = event.change;
       const values = emptyRow();
       for (const c of Object.keys(row)) if (!gen.has(foldName(c))) values[c] = row[c]!;
@@ -333,7 +278,7 @@ export class SqlRenderer implements DiffListener {
         const where = key !== null && Object.values(key).every((v) => v !== null)
           ? keyWhere(key)
           : `${ident(after.rowidName ?? "rowid")} = last_insert_rowid()`;
-        return [insert, ...storageClassFlips(after, row, where)].join("\n");
+        return [insert, ...storageClassFlips(after, gen, row, where)].join("\n");
       }
       // Creating an AUTOINCREMENT table may have made its row already.
       return `DELETE FROM ${T} WHERE name = ${
@@ -353,7 +298,6 @@ export class SqlRenderer implements DiffListener {
       const rowid = after.rowidName ?? "rowid";
       const there = new Map(writable(after).map((c) => [foldName(c), c]));
       // Generated values too: they tell 1 from 1.0 where the columns cannot.
-      const gen = generated(after);
       const match = Object.keys(row).filter((c) => there.has(foldName(c)) || gen.has(foldName(c)))
         .map((c) =>
           gen.has(foldName(c))
@@ -366,7 +310,6 @@ export class SqlRenderer implements DiffListener {
     }
     const { key, after: values, changed_columns } = event.change;
     const byFold = new Map(Object.keys(values).map((c) => [foldName(c), c]));
-    const gen = generated(after);
     const sets = changed_columns.filter((c) => byFold.has(foldName(c)) && !gen.has(foldName(c)))
       .map((c) => {
         const name = byFold.get(foldName(c))!;
@@ -375,57 +318,9 @@ export class SqlRenderer implements DiffListener {
     const out = sets.length === 0
       ? []
       : [`UPDATE ${T} SET ${sets.join(", ")} WHERE ${keyWhere(key)};`];
-    out.push(...storageClassFlips(after, values, keyWhere(key)));
+    out.push(...storageClassFlips(after, gen, values, keyWhere(key)));
     return out.length === 0 ? null : out.join("\n");
   }
-}
-
-/**
- * 1 and 1.0 are the same value to `IS` (and to this diff), and the values
- * read here are both the number 1, written as `1`; but a generated column
- * (`typeof(a)`, `a || ''`) tells them apart. So after a row of a table with
- * generated columns is written, the written columns that can hold either
- * (no affinity, a whole number) are flipped between INTEGER and REAL one at
- * a time in Gray-code order, each statement only while the row's generated
- * values are not yet AFTER's: the row ends in the combination AFTER has
- * (most rows match at once and no statement changes them). At most 6
- * such columns a row are tried.
- */
-function storageClassFlips(table: TableSchema, values: SqliteRow, where: string): string[] {
-  const gen = generated(table);
-  if (gen.size === 0) return [];
-  const byFold = new Map(Object.keys(values).map((c) => [foldName(c), c]));
-  const keyFolded = new Set(table.key.map(foldName));
-  const candidates = table.columns.filter((c) =>
-    c.hidden === 0 && !keyFolded.has(foldName(c.name)) && noAffinity(c.type) &&
-    wholeNumber(values[byFold.get(foldName(c.name)) ?? ""])
-  ).map((c) => c.name).slice(0, 6);
-  const target = [...gen].filter((g) => byFold.has(g)).map((g) => {
-    const name = byFold.get(g)!;
-    return `+${ident(name)} IS ${exactLiteral(values[name]!)} COLLATE BINARY`;
-  });
-  if (candidates.length === 0 || target.length === 0) return [];
-  const T = ident(table.name);
-  const guard = `${where} AND NOT (${target.join(" AND ")})`;
-  const out: string[] = [];
-  for (let i = 1; i < 2 ** candidates.length; i++) {
-    const c = ident(candidates[Math.log2(i & -i)]!);
-    out.push(
-      `UPDATE ${T} SET ${c} = CASE typeof(${c}) WHEN 'integer' THEN CAST(${c} AS REAL) WHEN 'real' THEN CAST(${c} AS INTEGER) ELSE ${c} END WHERE ${guard};`,
-    );
-  }
-  return out;
-}
-
-/** Whether a declared type gives no affinity (BLOB): 1 and 1.0 are both kept as they are. */
-function noAffinity(type: string): boolean {
-  const t = type.toUpperCase();
-  if (/INT|CHAR|CLOB|TEXT|REAL|FLOA|DOUB/.test(t)) return false;
-  return t === "" || t.includes("BLOB") || t === "ANY";
-}
-
-function wholeNumber(v: SqliteValue | undefined): boolean {
-  return typeof v === "bigint" || (typeof v === "number" && Number.isInteger(v));
 }
 
 function keyWhere(key: SqliteRow): string {
@@ -433,7 +328,7 @@ function keyWhere(key: SqliteRow): string {
 }
 
 /** The folded names of a table's generated columns (never written). */
-function generated(t: TableSchema): Set<string> {
+function generated(t: TableSchema): ReadonlySet<string> {
   return new Set(
     t.columns.filter((c) => c.hidden === 2 || c.hidden === 3).map((c) => foldName(c.name)),
   );

@@ -4,7 +4,7 @@ import { spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { exactLiteral } from "./render_sql.ts";
+import { exactLiteral } from "./_exact_literal.ts";
 
 /** What the sqlite3 shell's ieee754(x) prints for a double (ext/misc/ieee754.c). */
 function ieee754(x: number): string {

@@ -69,8 +69,16 @@ export async function changesetPatch(
 export function applySqlWithShell(file: string, sql: string, out: string): string | null {
   fs.copyFileSync(file, out);
   if (fs.existsSync(`${file}-wal`)) fs.copyFileSync(`${file}-wal`, `${out}-wal`);
-  const r = spawnSync("sqlite3", ["-bail", out], { input: sql, encoding: "utf8" });
-  return r.status === 0 && r.stderr === "" ? null : `sqlite3 exit ${r.status}: ${r.stderr.trim()}`;
+  const r = spawnSync("sqlite3", ["-bail", out], {
+    input: sql,
+    encoding: "utf8",
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  if (r.error !== undefined) return `sqlite3 did not run: ${r.error.message}`;
+  // The shell may exit (-bail) before it has read all of its input: then
+  // some runtimes give no output at all.
+  const stderr = (r.stderr as string | undefined) ?? "";
+  return r.status === 0 && stderr === "" ? null : `sqlite3 exit ${r.status}: ${stderr.trim()}`;
 }
 
 /**

@@ -196,13 +196,13 @@ export {
   numbersInText,
   type TextNumber,
   textNumberValues,
-} from "./lib/eval/normalize.ts";
+} from "./lib/compare/normalize.ts";
 export {
   type ComparableRows,
   compareRows,
   type CompareRowsOptions,
   matchesAny,
-} from "./lib/eval/rows.ts";
+} from "./lib/compare/rows.ts";
 export { Scorecard, type ScorecardInput, verdictOf } from "./lib/eval/scorecard.ts";
 export {
   type CaseSession,

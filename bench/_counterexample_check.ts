@@ -8,7 +8,7 @@
 import { spawnSync } from "node:child_process";
 import * as path from "node:path";
 import { DatabaseSync } from "node:sqlite";
-import { compareRows } from "../lib/eval/rows.ts";
+import { compareRows } from "../lib/compare/rows.ts";
 import type { Instance } from "./counterexample_pairs.ts";
 
 export type Rows = Record<string, unknown>[];

@@ -11,7 +11,7 @@ import {
   numbersInText,
   type TextNumber,
   textNumberValues,
-} from "../lib/eval/normalize.ts";
+} from "../lib/compare/normalize.ts";
 import { pyList } from "./query_model.ts";
 
 const ORDINAL = /^(?:st|nd|rd|th)\b/i;
@@ -19,7 +19,7 @@ const ORDINAL = /^(?:st|nd|rd|th)\b/i;
 /**
  * Passes when every number written in the last answer stage is a value of
  * the last execute stage's rows, compared after the row comparison's
- * normalisation (lib/eval/normalize.ts): thousands separators dropped,
+ * normalisation (lib/compare/normalize.ts): thousands separators dropped,
  * rounded to the case's `precision` (default 2) - or to the decimals the
  * answer wrote, when fewer - and a percentage matching either its value or
  * its fraction (`12.5%` is 12.5 or 0.125). The sign is not looked at.

@@ -10,7 +10,7 @@
 import { type Database, openMemoryDatabase } from "../sqlite/database.ts";
 import type { Statement } from "../sqlite/statement.ts";
 import type { RowSet } from "../row_set.ts";
-import { compareRows } from "../eval/rows.ts";
+import { compareRows } from "../compare/rows.ts";
 import type { Candidate, CandidateRow } from "./candidate.ts";
 import type { SearchSchema } from "./schema.ts";
 import { ident } from "./_sql.ts";

@@ -6,7 +6,7 @@
 import { UsageError } from "../errors.ts";
 import { DATABASE_KINDS } from "../databases/registry.ts";
 import { rowObjects } from "../row_set.ts";
-import { compareRows } from "../eval/rows.ts";
+import { compareRows } from "../compare/rows.ts";
 import { openDatabase } from "../sqlite/database.ts";
 import type { SqliteRow, SqliteValue } from "../sqlite/value.ts";
 import type { Candidate, CandidateRow } from "./candidate.ts";

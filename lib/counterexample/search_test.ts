@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import { makeDb, snapshotDir, tempDir } from "../../tests/fixtures.ts";
 import { openMemoryDatabase } from "../sqlite/database.ts";
-import { compareRows } from "../eval/rows.ts";
+import { compareRows } from "../compare/rows.ts";
 import { findCounterexample } from "./search.ts";
 
 const dir = tempDir();

@@ -2,7 +2,7 @@ import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import * as fs from "node:fs";
 import { snapshotDir, tempDir } from "../../tests/fixtures.ts";
-import { compareRows } from "../eval/rows.ts";
+import { compareRows } from "../compare/rows.ts";
 import { UsageError } from "../errors.ts";
 import type { ReferenceDatabase } from "./database.ts";
 import { openPgliteDatabase } from "./pglite.ts";

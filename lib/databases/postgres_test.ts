@@ -2,7 +2,7 @@ import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import process from "node:process";
 import { NO_SERVER, POSTGRES_URL } from "../../tests/postgres_server.ts";
-import { compareRows } from "../eval/rows.ts";
+import { compareRows } from "../compare/rows.ts";
 import { UsageError } from "../errors.ts";
 import type { ReferenceDatabase } from "./database.ts";
 import { openPostgresDatabase } from "./postgres.ts";

@@ -18,7 +18,7 @@ import {
   SKIP,
 } from "../check.ts";
 import type { TestCase } from "../case.ts";
-import { compareRows } from "../rows.ts";
+import { compareRows } from "../../compare/rows.ts";
 import type { Trace } from "../trace.ts";
 import { rowsText, traceRows } from "./_rows.ts";
 

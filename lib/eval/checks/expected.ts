@@ -7,7 +7,7 @@
 import { Check, type CheckResult, ERROR, FAIL, PASS } from "../check.ts";
 import type { TestCase } from "../case.ts";
 import { jsonText } from "../_json.ts";
-import { cellKey } from "../rows.ts";
+import { cellKey } from "../../compare/rows.ts";
 import type { Stage, Trace } from "../trace.ts";
 import { DB_EXPECT_KEYS } from "./_db_expect.ts";
 

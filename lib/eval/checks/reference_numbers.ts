@@ -7,7 +7,7 @@
 import { Check, type CheckContext, type CheckResult, FAIL, PASS } from "../check.ts";
 import type { TestCase } from "../case.ts";
 import { jsonText } from "../_json.ts";
-import { normalizeNumber, numbersInText, textNumberValues } from "../normalize.ts";
+import { normalizeNumber, numbersInText, textNumberValues } from "../../compare/normalize.ts";
 import type { Row, Trace } from "../trace.ts";
 import { traceRows } from "./_rows.ts";
 

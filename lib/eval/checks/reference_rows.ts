@@ -5,7 +5,7 @@
  */
 import { Check, type CheckContext, type CheckResult, FAIL, PASS, SKIP } from "../check.ts";
 import type { TestCase } from "../case.ts";
-import { compareRows } from "../rows.ts";
+import { compareRows } from "../../compare/rows.ts";
 import { toRowSet } from "../../row_set.ts";
 import type { Trace } from "../trace.ts";
 import { NO_ROWS, rowsText, SQL_FAILED, traceRows } from "./_rows.ts";

@@ -7,7 +7,7 @@
 import { Check, type CheckResult, FAIL, PASS, SKIP } from "../check.ts";
 import type { TestCase } from "../case.ts";
 import { acceptableResults } from "../cases.ts";
-import { matchesAny } from "../rows.ts";
+import { matchesAny } from "../../compare/rows.ts";
 import type { Trace } from "../trace.ts";
 import { NO_ROWS, rowsText, SQL_FAILED, traceRows } from "./_rows.ts";
 

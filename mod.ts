@@ -161,10 +161,12 @@ export {
   type Status,
 } from "./lib/eval/check.ts";
 export type { Expect, TestCase } from "./lib/eval/case.ts";
+export { CounterexampleCheck } from "./lib/counterexample/check.ts";
 export {
-  CounterexampleCheck,
+  type CheckSource,
   type CounterexampleSettings,
-} from "./lib/eval/checks/counterexample.ts";
+  registerCheckSource,
+} from "./lib/eval/check_sources.ts";
 export {
   type Row,
   type SimpleTraceInput,

@@ -37,7 +37,8 @@ import {
 } from "./_reports.ts";
 import type { Executor } from "../eval/evaluate.ts";
 import { type CaseResult, runSuite, type SuiteOptions } from "../eval/suite.ts";
-import { type CounterexampleSettings, searchableQueries } from "../eval/checks/counterexample.ts";
+import { searchableQueries } from "../counterexample/check.ts";
+import type { CounterexampleSettings } from "../eval/check_sources.ts";
 import { openAiJudge } from "../judge/mod.ts";
 import { DATABASE_KINDS, openReferenceDatabase } from "../databases/registry.ts";
 import type { ReferenceDatabase } from "../databases/database.ts";

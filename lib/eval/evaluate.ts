@@ -6,7 +6,6 @@
  */
 import type { DatabaseDiff } from "../diff/types.ts";
 import type { MatchExplanation } from "../../selector/explain.ts";
-import { judgeChecks } from "../judge/mod.ts";
 import { type CheckContext, type CheckResult, ERROR, type Judge, type Status } from "./check.ts";
 import type { TestCase } from "./case.ts";
 import { type CaseInput, defineCase } from "./cases.ts";
@@ -17,7 +16,7 @@ import { type Row, type StageInput, Trace } from "./trace.ts";
 import { type Agent, type AgentContext, readRows, toTrace } from "./agent.ts";
 import { AgentError, UsageError } from "../errors.ts";
 import { agentDbSetup } from "./agent_db.ts";
-import { CounterexampleCheck, type CounterexampleSettings } from "./checks/counterexample.ts";
+import { type CounterexampleSettings, registeredChecks } from "./check_sources.ts";
 
 /**
  * A check as the harness accepts it: a {@link Check} from any copy of the
@@ -128,8 +127,10 @@ function findings(check: CheckLike, value: unknown): CheckResult[] {
 }
 
 /**
- * Runs every check on a trace: the built-in checks, then the rules, then
- * (with a judge) the judge checks. A check that throws gives an ERROR
+ * Runs every check on a trace: the built-in checks, the checks registered
+ * to run before the rules (the counterexample search, with
+ * `counterexamples`), the rules, then those registered to run after them
+ * (the judge checks, with a judge; see `check_sources.ts`). A check that throws gives an ERROR
  * finding for that check; the others still run.
  *
  * @param trace what the agent did
@@ -167,11 +168,9 @@ export async function evaluate(
   };
   const checks: CheckLike[] = [
     ...builtinChecks(),
-    ...(options.counterexamples !== undefined
-      ? [new CounterexampleCheck(options.counterexamples)]
-      : []),
+    ...registeredChecks("before-rules", options),
     ...(options.rules ?? []),
-    ...(options.judge !== undefined ? judgeChecks() : []),
+    ...registeredChecks("after-rules", options),
   ];
   const results = await Promise.all(checks.map(async (check): Promise<CheckResult[]> => {
     try {

@@ -6,6 +6,8 @@ import { defineCase, parseCases } from "./cases.ts";
 import { runSuite } from "./suite.ts";
 import { Trace } from "./trace.ts";
 import { UsageError } from "../errors.ts";
+// The judge checks register themselves when lib/judge loads (mod.ts loads it).
+import "../judge/judge_checks.ts";
 
 // The guide's cases file, as examples/tutorial/cases.yaml holds it.
 const CASES = parseCases(

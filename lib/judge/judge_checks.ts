@@ -4,6 +4,7 @@
  * @module
  */
 import type { Check } from "../eval/check.ts";
+import { registerCheckSource } from "../eval/check_sources.ts";
 import { Faithful } from "./faithful.ts";
 import { ReferenceAnswer } from "./reference_answer.ts";
 import { Relevant } from "./relevant.ts";
@@ -54,3 +55,11 @@ export interface JudgeCheckOptions {
 export function judgeChecks(options: JudgeCheckOptions = {}): Check[] {
   return [new ReferenceAnswer(options), new Faithful(options), new Relevant(options)];
 }
+
+// The harness adds the judge checks, after the rules, to every case of a run
+// with a judge.
+registerCheckSource({
+  name: "judge",
+  place: "after-rules",
+  checks: (options) => options.judge === undefined ? [] : judgeChecks(),
+});

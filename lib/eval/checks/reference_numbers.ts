@@ -9,7 +9,7 @@ import type { TestCase } from "../case.ts";
 import { jsonText } from "../_json.ts";
 import { normalizeNumber, numbersInText, textNumberValues } from "../../compare/normalize.ts";
 import type { Row, Trace } from "../trace.ts";
-import { traceRows } from "./_rows.ts";
+import { traceRows } from "./trace_rows.ts";
 
 /** The numbers (canonical) and texts of the reference rows. */
 function referenceValues(rows: readonly Row[], precision: number) {

@@ -8,7 +8,7 @@ import type { TestCase } from "../case.ts";
 import { compareRows } from "../../compare/rows.ts";
 import { toRowSet } from "../../row_set.ts";
 import type { Trace } from "../trace.ts";
-import { NO_ROWS, rowsText, SQL_FAILED, traceRows } from "./_rows.ts";
+import { NO_ROWS, rowsText, SQL_FAILED, traceRows } from "./trace_rows.ts";
 
 /**
  * Compares the last execute stage's rows with `context.referenceRows` (see

@@ -9,7 +9,7 @@ import type { TestCase } from "../case.ts";
 import { acceptableResults } from "../cases.ts";
 import { matchesAny } from "../../compare/rows.ts";
 import type { Trace } from "../trace.ts";
-import { NO_ROWS, rowsText, SQL_FAILED, traceRows } from "./_rows.ts";
+import { NO_ROWS, rowsText, SQL_FAILED, traceRows } from "./trace_rows.ts";
 
 /**
  * Compares the last execute stage's rows with `expect.rows` (see

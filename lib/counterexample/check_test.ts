@@ -1,13 +1,13 @@
 import { after, describe, it } from "node:test";
 import assert from "node:assert/strict";
-import { makeDb, tempDir } from "../../../tests/fixtures.ts";
-import { defineCase } from "../cases.ts";
-import { markdownReport } from "../report_md.ts";
-import { parseRunFile, toRunFile } from "../run_file.ts";
-import { runSuite } from "../suite.ts";
-import { Trace } from "../trace.ts";
-import { CounterexampleCheck } from "./counterexample.ts";
-import { sqliteExecutor } from "../../sqlite/executor.ts";
+import { makeDb, tempDir } from "../../tests/fixtures.ts";
+import { defineCase } from "../eval/cases.ts";
+import { markdownReport } from "../eval/report_md.ts";
+import { parseRunFile, toRunFile } from "../eval/run_file.ts";
+import { runSuite } from "../eval/suite.ts";
+import { Trace } from "../eval/trace.ts";
+import { CounterexampleCheck } from "./check.ts";
+import { sqliteExecutor } from "../sqlite/executor.ts";
 
 const dir = tempDir();
 after(() => dir.cleanup());

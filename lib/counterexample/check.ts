@@ -1,13 +1,13 @@
 /**
  * counterexample: the agent's SQL gave the reference's rows, but is there a
- * database on which it would not? Runs the counterexample search (the
- * harness calls the search, never the reverse) when `run --counterexamples`
- * asks for it.
+ * database on which it would not? Runs the counterexample search when
+ * `run --counterexamples` asks for it. The check registers itself with the
+ * harness (`lib/eval/check_sources.ts`), which never imports this room.
  *
  * @module
  */
-import { findCounterexample } from "../../counterexample/search.ts";
-import { rowsAsJson } from "../../counterexample/render.ts";
+import { findCounterexample } from "./search.ts";
+import { rowsAsJson } from "./render.ts";
 import {
   Check,
   type CheckContext,
@@ -16,31 +16,12 @@ import {
   FAIL,
   PASS,
   SKIP,
-} from "../check.ts";
-import type { TestCase } from "../case.ts";
-import { compareRows } from "../../compare/rows.ts";
-import type { Trace } from "../trace.ts";
-import { rowsText, traceRows } from "./_rows.ts";
-
-/**
- * Where and how hard the harness searches.
- *
- * @example
- * ```ts
- * import type { CounterexampleSettings } from "./counterexample.ts";
- * const settings: CounterexampleSettings = { db: "examples/chinook/Chinook_Sqlite.sqlite", budget: 200 };
- * ```
- */
-export interface CounterexampleSettings {
-  /** The SQLite file the reference SQL runs on (--db); only read. */
-  readonly db: string;
-  /** Seed of the search. Default 1. */
-  readonly seed?: number | undefined;
-  /** Most databases tried per case. */
-  readonly budget?: number | undefined;
-  /** Most seconds per case. */
-  readonly timeLimit?: number | undefined;
-}
+} from "../eval/check.ts";
+import { type CounterexampleSettings, registerCheckSource } from "../eval/check_sources.ts";
+import type { TestCase } from "../eval/case.ts";
+import { compareRows } from "../compare/rows.ts";
+import type { Trace } from "../eval/trace.ts";
+import { rowsText, traceRows } from "../eval/checks/trace_rows.ts";
 
 /**
  * Whether a case is one the search looks at: it has reference SQL, the
@@ -73,9 +54,9 @@ function message(e: unknown): string {
  *
  * @example
  * ```ts
- * import { CounterexampleCheck } from "./counterexample.ts";
- * import { defineCase } from "../cases.ts";
- * import { Trace } from "../trace.ts";
+ * import { CounterexampleCheck } from "./check.ts";
+ * import { defineCase } from "../eval/cases.ts";
+ * import { Trace } from "../eval/trace.ts";
  * const check = new CounterexampleCheck({ db: "examples/chinook/Chinook_Sqlite.sqlite" });
  * const testCase = defineCase({ question: "Long tracks?", reference_sql: "SELECT count(*) AS n FROM Track WHERE Milliseconds > 300000" });
  * const trace = Trace.simple("Long tracks?", { sql: "SELECT count(*) AS n FROM Track WHERE Milliseconds >= 300000", rows: [{ n: 1069 }] });
@@ -146,3 +127,12 @@ export class CounterexampleCheck extends Check {
     return [{ ...this.result(stage, FAIL, detail), counterexample: evidence }];
   }
 }
+
+// The harness runs this check for a run with --counterexamples (API:
+// `counterexamples`), after the built-in checks and before the rules.
+registerCheckSource({
+  name: "counterexample",
+  place: "before-rules",
+  checks: (options) =>
+    options.counterexamples === undefined ? [] : [new CounterexampleCheck(options.counterexamples)],
+});

@@ -1,0 +1,40 @@
+import { describe, it } from "node:test";
+import assert from "node:assert/strict";
+import { registerCheckSource } from "./check_sources.ts";
+import { evaluate } from "./evaluate.ts";
+import { Trace } from "./trace.ts";
+
+describe("check sources", () => {
+  it("evaluate() runs a registered source's checks around the rules, only when its option is set", async () => {
+    registerCheckSource({
+      name: "test-before",
+      place: "before-rules",
+      checks: (o) =>
+        o.counterexamples === undefined
+          ? []
+          : [{ name: "before", run: () => ({ stage: "answer", status: "PASS", detail: "" }) }],
+    });
+    registerCheckSource({
+      name: "test-after",
+      place: "after-rules",
+      checks: (o) =>
+        o.judge === undefined
+          ? []
+          : [{ name: "after", run: () => ({ stage: "answer", status: "PASS", detail: "" }) }],
+    });
+    const rule = { name: "rule", run: () => ({ stage: "answer", status: "PASS", detail: "" }) };
+    const trace = Trace.simple("Q", { answer: "A" });
+    const names = async (options: Parameters<typeof evaluate>[2]): Promise<string[]> =>
+      (await evaluate(trace, { question: "Q" }, options)).checks.map((c) => c.name)
+        .filter((n) => ["before", "rule", "after"].includes(n));
+    assert.deepEqual(await names({ rules: [rule] }), ["rule"]);
+    assert.deepEqual(
+      await names({ rules: [rule], counterexamples: { db: "x.db" }, judge: () => "PASS" }),
+      ["before", "rule", "after"],
+    );
+    // Replacing a source by name leaves one of it.
+    registerCheckSource({ name: "test-before", place: "before-rules", checks: () => [] });
+    registerCheckSource({ name: "test-after", place: "after-rules", checks: () => [] });
+    assert.deepEqual(await names({ rules: [rule], counterexamples: { db: "x.db" } }), ["rule"]);
+  });
+});

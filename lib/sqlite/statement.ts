@@ -183,6 +183,28 @@ export class Statement {
     }
   }
 
+  /**
+   * The storage class of column `i` of the current row: `value()` reads an
+   * INTEGER and a REAL of the same value as the same number.
+   *
+   * @param i the 0-based column index
+   * @returns "integer", "real", "text", "blob" or "null"
+   */
+  storageClass(i: number): "integer" | "real" | "text" | "blob" | "null" {
+    switch (this.#raw.sqlite3_column_type(this.#stmt, i)) {
+      case SQLITE_INTEGER:
+        return "integer";
+      case SQLITE_FLOAT:
+        return "real";
+      case SQLITE_TEXT:
+        return "text";
+      case SQLITE_BLOB:
+        return "blob";
+      default:
+        return "null";
+    }
+  }
+
   /** The current row as an array of values. */
   row(): SqliteValue[] {
     const n = this.columnNames.length;

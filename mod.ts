@@ -147,6 +147,38 @@ export {
   type WhereObject,
 } from "./selector/mod.ts";
 
+// Leaderboard scores (lib/compare)
+export {
+  BIRD_EX,
+  BIRD_F1,
+  BIRD_VES,
+  birdSetEqual,
+  cleanAbnormal,
+  rewardFromRatios,
+  rves,
+  type Score,
+  scoreBirdEx,
+  scoreBirdF1,
+  scoreBirdVes,
+  type ScoreInput,
+  type ScoreName,
+  type ScoreOutcome,
+  SCORES,
+  scoresNamed,
+  scoreSpider,
+  softF1,
+  SPIDER,
+  type SpiderOptions,
+  type SpiderQueries,
+  spiderQueries,
+  type StoredExecutor,
+  storedExecutor,
+  type StoredRows,
+  type StoredValue,
+  type VesOptions,
+  vesReward,
+} from "./lib/compare/mod.ts";
+
 // Agent tests (lib/eval)
 export {
   Check,

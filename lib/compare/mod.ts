@@ -1,7 +1,9 @@
 /**
  * Comparing results: the one row comparison (rows against reference rows,
  * as the harness's rows_match and reference_rows checks, the counterexample
- * search and the reports use it) and the number normalisation under it.
+ * search and the reports use it), the number normalisation under it, and
+ * the public leaderboards' scores (Spider's test-suite-sql-eval, BIRD's EX,
+ * Soft-F1 and R-VES), one registry entry each.
  * Below the harness and the counterexample search; imports neither.
  *
  * @example
@@ -27,3 +29,29 @@ export {
   type TextNumber,
   textNumberValues,
 } from "./normalize.ts";
+export type { Score, ScoreInput, ScoreName, ScoreOutcome } from "./score.ts";
+export { SCORES, scoresNamed } from "./scores.ts";
+export {
+  scoreSpider,
+  SPIDER,
+  type SpiderOptions,
+  type SpiderQueries,
+  spiderQueries,
+} from "./score_spider.ts";
+export { BIRD_EX, birdSetEqual, scoreBirdEx } from "./score_bird_ex.ts";
+export { BIRD_F1, scoreBirdF1, softF1 } from "./score_bird_f1.ts";
+export {
+  BIRD_VES,
+  cleanAbnormal,
+  rewardFromRatios,
+  rves,
+  scoreBirdVes,
+  type VesOptions,
+  vesReward,
+} from "./score_bird_ves.ts";
+export {
+  type StoredExecutor,
+  storedExecutor,
+  type StoredRows,
+  type StoredValue,
+} from "./stored.ts";

@@ -154,6 +154,8 @@ export {
   BIRD_VES,
   birdSetEqual,
   cleanAbnormal,
+  explainDisagreement,
+  type OurComparison,
   rewardFromRatios,
   rves,
   type Score,

@@ -55,3 +55,4 @@ export {
   type StoredRows,
   type StoredValue,
 } from "./stored.ts";
+export { explainDisagreement, type OurComparison } from "./disagreement.ts";

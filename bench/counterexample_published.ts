@@ -21,7 +21,7 @@ import * as path from "node:path";
 import process from "node:process";
 import { DatabaseSync } from "node:sqlite";
 import { findCounterexample } from "../lib/counterexample/search.ts";
-import { compareRows } from "../lib/eval/rows.ts";
+import { compareRows } from "../lib/compare/rows.ts";
 import type { RowSet } from "../lib/row_set.ts";
 import type { SqliteValue } from "../lib/sqlite/value.ts";
 import { type PublishedPair, publishedPairs, type PublishedSet } from "./_published_pairs.ts";

@@ -2,7 +2,7 @@ import { after, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { makeDb, tempDir } from "../../tests/fixtures.ts";
 import { openMemoryDatabase } from "../sqlite/database.ts";
-import { compareRows } from "../eval/rows.ts";
+import { compareRows } from "../compare/rows.ts";
 import { findCounterexample } from "./search.ts";
 
 const dir = tempDir();

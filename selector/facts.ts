@@ -13,7 +13,7 @@
  */
 import type { DiffListener, RowEvent } from "../lib/diff/listener.ts";
 import type { TableDiff } from "../lib/diff/types.ts";
-import { type RowCriterion, type RowKind, rowView, rowViews } from "./row_criteria.ts";
+import { type RowCriterion, type RowKind, rowView } from "./row_criteria.ts";
 import type { RowFacts, RowFold } from "./row_facts.ts";
 
 const KINDS: readonly RowKind[] = ["added", "removed", "changed"];
@@ -48,11 +48,17 @@ function unknownFacts(table: TableDiff, kind: RowKind): RowFacts {
 /** The facts of every criterion about every table, for one evaluation. */
 export class TableFacts {
   readonly #live: LiveFacts | null;
+  readonly #explaining: boolean;
   readonly #kept = new WeakMap<TableDiff, Map<RowCriterion, RowFacts>>();
 
-  /** @param live facts gathered while the diff streamed, or null */
-  constructor(live: LiveFacts | null = null) {
+  /**
+   * @param live facts gathered while the diff streamed, or null
+   * @param explaining gather what an explanation needs too (nearest misses);
+   *   false (matchesDiff) stops at the first row that settles the answer
+   */
+  constructor(live: LiveFacts | null = null, explaining = true) {
     this.#live = live;
+    this.#explaining = explaining;
   }
 
   /**
@@ -68,8 +74,11 @@ export class TableFacts {
     if (facts === undefined) {
       if (derivedFromCut(table)) facts = unknownFacts(table, criterion.kind);
       else {
-        const fold = criterion.start();
-        for (const row of rowViews(table, criterion.kind)) fold.add(row);
+        const fold = criterion.start(this.#explaining);
+        for (const change of table.rows[criterion.kind]) {
+          fold.add(rowView(criterion.kind, change));
+          if (!this.#explaining && fold.settled()) break;
+        }
         facts = fold.finish(table.counts[criterion.kind]);
       }
       map.set(criterion, facts);

@@ -205,10 +205,10 @@ export function parseSelector(input: unknown): Selector {
  */
 export function matchesDiff(diff: DatabaseDiff, selector: Selector | unknown): boolean {
   const compiled = compileSelector(selector);
-  const facts = new TableFacts();
-  const matched = compiled.test(diff, facts);
+  // The answer alone: no nearest misses, and a pass stops once a row settles it.
+  const matched = compiled.test(diff, new TableFacts(null, false));
   if (matched === null) {
-    throw new CannotTellError(cannotTellText(compiled.explain(diff, facts).lines));
+    throw new CannotTellError(cannotTellText(compiled.explain(diff, new TableFacts()).lines));
   }
   return matched;
 }

@@ -40,8 +40,11 @@ export type RowKind = "added" | "removed" | "changed";
  */
 export interface RowCriterion {
   readonly kind: RowKind;
-  /** A pass over rows of its kind, gathering what it needs. */
-  start(): RowFold;
+  /**
+   * A pass over rows of its kind, gathering what it needs: for the answer
+   * alone, or (`explaining`, the default) for the explanation too.
+   */
+  start(explaining?: boolean): RowFold;
   /** Whether a table's rows satisfy it; null when the rows the facts saw cannot tell. */
   decide(facts: RowFacts): Truth;
   /** What matched (`id=10: role "manager" -> "admin"`), or why nothing did or why it cannot tell. */
@@ -198,6 +201,7 @@ export function compileRowCriterion(
     hasAll,
     anyOne: hasOne === null ? null : anyOf(hasOne),
     columns,
+    counted: count !== null,
   };
   const plain = hasOne === null && hasAll === null && count === null && filter === null;
 
@@ -311,7 +315,13 @@ export function compileRowCriterion(
     };
   };
 
-  return { kind, start: () => startFold(shape), decide, explain, columns };
+  return {
+    kind,
+    start: (explaining = true) => startFold(shape, explaining),
+    decide,
+    explain,
+    columns,
+  };
 }
 
 function plural(n: number, noun: string): string {

@@ -57,11 +57,18 @@ export interface FoldShape {
   /** `has_one`'s templates as one condition, for its nearest miss. */
   readonly anyOne: Condition | null;
   readonly columns: readonly string[];
+  /** True when it has a `$count`, which needs every row. */
+  readonly counted: boolean;
 }
 
 /** A pass over rows of one kind; `finish` with the exact count of the kind. */
 export interface RowFold {
   add(row: RowView): void;
+  /**
+   * True once more rows cannot change the answer (a template met, no
+   * `$count`): a pass that needs no explanation may stop there.
+   */
+  settled(): boolean;
   finish(total: number): RowFacts;
 }
 
@@ -88,8 +95,8 @@ class Nearest {
  * @param shape the criterion's filter, templates and columns
  * @returns the fold
  */
-export function startFold(shape: FoldShape): RowFold {
-  const { filter, hasOne, hasAll, anyOne, columns } = shape;
+export function startFold(shape: FoldShape, explaining = true): RowFold {
+  const { filter, hasOne, hasAll, anyOne, columns, counted } = shape;
   let seen = 0;
   let candidates = 0;
   let first: RowView | undefined;
@@ -102,6 +109,19 @@ export function startFold(shape: FoldShape): RowFold {
   return {
     add(row) {
       seen++;
+      if (!explaining) {
+        // Only what the answer needs: no nearest misses, no column check.
+        if (filter !== null && !filter.test(row)) return;
+        candidates++;
+        first ??= row;
+        hasOne?.forEach((t, i) => {
+          if (oneHits[i] === undefined && t.test(row)) oneHits[i] = row;
+        });
+        hasAll?.forEach((t, i) => {
+          if (allHits[i] === undefined && t.test(row)) allHits[i] = row;
+        });
+        return;
+      }
       if (!hasColumns) {
         hasColumns = columns.every((c) =>
           Object.hasOwn(row.values, c) || (row.before !== null && Object.hasOwn(row.before, c))
@@ -124,6 +144,12 @@ export function startFold(shape: FoldShape): RowFold {
       nearestEach.forEach((n, i) => {
         if (allHits[i] === undefined) n.offer(row);
       });
+    },
+    settled() {
+      if (counted) return false;
+      if (hasOne === null && hasAll === null) return candidates > 0;
+      return (hasOne === null || oneHits.some((h) => h !== undefined)) &&
+        (hasAll === null || allHits.every((h) => h !== undefined));
     },
     finish(total) {
       return {

@@ -151,7 +151,12 @@ export async function diffDatabasePair(pair: DatabasePair): Promise<DatabaseChan
   let opening: Promise<Database> | null = null;
   const open = (): Promise<Database> => opening ??= openSides(before, after);
   // Started early, its failure is reported where it is awaited.
-  const startEngine = (): void => void open().catch(() => {});
+  let differs: () => void = () => {};
+  const differing = new Promise<void>((resolve) => differs = resolve);
+  const startEngine = (): void => {
+    void open().catch(() => {});
+    differs();
+  };
   // With --table, only the named tables' pages are compared: their root
   // pages are read from the files' schema pages, or else from SQLite's.
   const paired = before !== null && after !== null && settings.include_data;
@@ -168,8 +173,10 @@ export async function diffDatabasePair(pair: DatabasePair): Promise<DatabaseChan
   try {
     const pairByRowid = settings.pair_by === "rowid";
     if (paired && settings.tables === null && scanning !== null && opening === null) {
-      scan = await scanning;
-      // (Set by the scan's callback meanwhile.)
+      // The scan's end, or its first differing page: then the engine has
+      // started, and the schemas are read while the scan goes on.
+      await Promise.race([scanning, differing]);
+      if ((opening as Promise<Database> | null) === null) scan = await scanning;
       if (
         (opening as Promise<Database> | null) === null && scan !== null && scan.scope === null &&
         scan.dirtyCount === 0

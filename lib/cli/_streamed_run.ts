@@ -8,12 +8,15 @@
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
+import process from "node:process";
 import type { TestCase } from "../eval/case.ts";
 import type { CaseResult } from "../eval/suite.ts";
 import { readRunFile, type RunFile, runFileCase } from "../eval/run_file.ts";
 import { type RunFileHeader, RunFileWriter } from "../eval/run_stream.ts";
 import { RunTally } from "../eval/run_tally.ts";
 import type { CheckResult } from "../eval/check.ts";
+
+const SIGNALS = ["SIGINT", "SIGTERM", "SIGHUP"] as const;
 
 /** A run in progress: feed it each case; finish it for the totals and the run file. */
 export class StreamedRun {
@@ -26,6 +29,7 @@ export class StreamedRun {
   /** The cases still to run (a --resume leaves out those it has). */
   readonly todo: TestCase[] = [];
   readonly #resumed: RunFile | undefined;
+  readonly #onSignal: (signal: NodeJS.Signals) => void;
 
   /**
    * @param selected the run's cases, in order
@@ -49,6 +53,15 @@ export class StreamedRun {
     }
     this.#file = file;
     this.#writer = file === undefined ? undefined : new RunFileWriter(file, header);
+    // Ctrl-C (or SIGTERM, SIGHUP) ends the file where it is: the case in
+    // flight, whose agent is being stopped, must not be written as an ERROR
+    // that --resume would keep. Then the signal does what it would have
+    // done (as the --agent-cmd workers' handler does).
+    this.#onSignal = (signal) => {
+      this.#stop();
+      if (process.listenerCount(signal) === 0) process.kill(process.pid, signal);
+    };
+    for (const s of SIGNALS) process.on(s, this.#onSignal);
     const done = new Map((resumed?.cases ?? []).map((c) => [c.id, c]));
     selected.forEach((c, i) => {
       const kept = done.get(c.id);
@@ -102,9 +115,14 @@ export class StreamedRun {
     return readBack && this.#file !== undefined ? await readRunFile(this.#file) : undefined;
   }
 
+  #stop(): void {
+    for (const s of SIGNALS) process.off(s, this.#onSignal);
+    this.#writer?.close();
+  }
+
   /** Closes the file (a partial run if not finished) and removes a temporary one. */
   close(): void {
-    this.#writer?.close();
+    this.#stop();
     if (this.#temp !== undefined) fs.rmSync(this.#temp, { recursive: true, force: true });
   }
 }

@@ -129,10 +129,12 @@ function withoutJson(options: RunOptions): RunOptions {
 function notSearchedCounter(
   cases: readonly TestCase[],
 ): { add(c: CaseResult): void; line(): string | undefined } {
-  const byId = new Map(cases.map((c) => [c.id, c]));
+  let byId: Map<string, TestCase> | undefined;
   let n = 0;
   return {
     add(c: CaseResult): void {
+      // Built on first use: only --counterexamples counts.
+      byId ??= new Map(cases.map((t) => [t.id, t]));
       const testCase = byId.get(c.id);
       const trace = c.scorecard.trace;
       if (testCase === undefined || testCase.counterexample === false || trace === undefined) {

@@ -93,6 +93,7 @@ export class RunFileWriter {
    * @param c the case, or its JSON text
    */
   add(index: number, c: RunFileCase | string): void {
+    if (this.#closed) return; // stopped (Ctrl-C): the file ends where it was
     const json = typeof c === "string" ? c : JSON.stringify(c);
     this.#waiting.set(index, json);
     while (this.#waiting.has(this.#next)) {
@@ -109,6 +110,7 @@ export class RunFileWriter {
    * @param end the totals and the run's figures
    */
   finish(end: RunFileEnd): void {
+    if (this.#closed) return;
     for (const i of [...this.#waiting.keys()].sort((a, b) => a - b)) {
       this.#line(this.#waiting.get(i)!);
     }

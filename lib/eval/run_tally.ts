@@ -19,6 +19,7 @@ export interface TallyCase {
 }
 
 const NONE: readonly CheckResult[] = [];
+const VERDICTS: readonly Status[] = ["PASS", "FAIL", "ERROR", "SKIP"];
 
 /**
  * Counts cases as they finish, in any order, and prints the run's summary
@@ -37,7 +38,11 @@ const NONE: readonly CheckResult[] = [];
  * ```
  */
 export class RunTally {
-  readonly #cases: TallyCase[] = [];
+  // Per case only its id and a verdict code; the cases that did not pass
+  // keep what explains them, so passing cases hold no object each.
+  readonly #ids: string[] = [];
+  readonly #verdicts: number[] = [];
+  readonly #details = new Map<number, TallyCase>();
   readonly #byStage = new Map<string, number>();
   #total = 0;
   #passed = 0;
@@ -60,16 +65,17 @@ export class RunTally {
     if (c.verdict === "FAIL" && c.failedStage !== undefined) {
       this.#byStage.set(c.failedStage, (this.#byStage.get(c.failedStage) ?? 0) + 1);
     }
-    // A passing case needs only its line; the others keep what explains them.
-    this.#cases[index] = c.verdict === "PASS" || c.verdict === "SKIP"
-      ? { id: c.id, verdict: c.verdict, failedStage: undefined, error: undefined, checks: NONE }
-      : {
+    this.#ids[index] = c.id;
+    this.#verdicts[index] = VERDICTS.indexOf(c.verdict);
+    if (c.verdict === "FAIL" || c.verdict === "ERROR") {
+      this.#details.set(index, {
         id: c.id,
         verdict: c.verdict,
         failedStage: c.failedStage,
         error: c.error,
         checks: c.checks.filter((r) => r.status === "FAIL" || r.status === "ERROR"),
-      };
+      });
+    }
   }
 
   /** The totals so far. */
@@ -99,10 +105,18 @@ export class RunTally {
    * @returns the text, without a final newline
    */
   summary(): string {
-    return suiteSummary(
-      this.#cases.filter((c) => c !== undefined),
-      this.totals,
-      this.failuresByStage,
-    );
+    const cases: TallyCase[] = [];
+    this.#ids.forEach((id, i) => {
+      cases.push(
+        this.#details.get(i) ?? {
+          id,
+          verdict: VERDICTS[this.#verdicts[i]!]!,
+          failedStage: undefined,
+          error: undefined,
+          checks: NONE,
+        },
+      );
+    });
+    return suiteSummary(cases, this.totals, this.failuresByStage);
   }
 }

@@ -56,3 +56,10 @@ export {
   type StoredValue,
 } from "./stored.ts";
 export { explainDisagreement, type OurComparison } from "./disagreement.ts";
+export {
+  type Disagreement,
+  type LeaderboardScore,
+  leaderboardScores,
+  leaderboardText,
+  type ScoredQuestion,
+} from "./leaderboard.ts";

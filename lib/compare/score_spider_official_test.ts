@@ -1,0 +1,66 @@
+// scoreSpider() against the verdicts Spider's official evaluator gave, on the
+// Spider dev databases: a real model's predictions and perturbed gold, with and
+// without --keep_distinct (tests/data/spider_scores/README.md).
+import { after, describe, it } from "node:test";
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { openDatabase } from "../sqlite/database.ts";
+import { scoreSpider } from "./score_spider.ts";
+import { type StoredExecutor, storedExecutor } from "./stored.ts";
+
+const here = new URL("../../tests/data/", import.meta.url);
+const read = (path: string): string[] =>
+  readFileSync(new URL(path, here), "utf8").split("\n").filter((l) => l.trim() !== "");
+
+const gold = read("spider/dev_gold.sql").map((l) => l.trim().split("\t") as [string, string]);
+const verdicts = read("spider_scores/official.tsv").filter((l) => !l.startsWith("#"))
+  .map((l) => l.split("\t").map(Number));
+const predictions: Record<string, string[]> = {
+  model: read("spider_scores/pred_model.txt"),
+  perturbed: read("spider_scores/pred_perturbed.txt"),
+};
+
+const databases = new Map<string, { close(): void; execute: StoredExecutor }>();
+after(() => databases.forEach((d) => d.close()));
+async function executorFor(dbId: string): Promise<StoredExecutor> {
+  let d = databases.get(dbId);
+  if (d === undefined) {
+    const db = await openDatabase(new URL(`spider/database/${dbId}/${dbId}.sqlite`, here).pathname);
+    d = { close: () => db.close(), execute: storedExecutor(db) };
+    databases.set(dbId, d);
+  }
+  return d.execute;
+}
+
+describe("scoreSpider() on Spider dev", () => {
+  // [predictions, keepDistinct, column of official.tsv]
+  const runs: [string, boolean, number][] = [
+    ["model", false, 1],
+    ["model", true, 2],
+    ["perturbed", false, 3],
+    ["perturbed", true, 4],
+  ];
+  for (const [file, keepDistinct, column] of runs) {
+    it(
+      `gives the official verdict on all ${verdicts.length} questions for the ${file} predictions${
+        keepDistinct ? " with --keep_distinct" : ""
+      }`,
+      async () => {
+        const wrong: string[] = [];
+        for (const row of verdicts) {
+          const [goldSql, dbId] = gold[row[0]! - 1]!;
+          const r = await scoreSpider(
+            {
+              gold: goldSql,
+              predicted: predictions[file]![row[0]! - 1]!,
+              execute: await executorFor(dbId),
+            },
+            { keepDistinct },
+          );
+          if (r.value !== row[column]) wrong.push(`line ${row[0]}: ${r.value} (${r.detail})`);
+        }
+        assert.deepEqual(wrong, []);
+      },
+    );
+  }
+});

@@ -11,34 +11,7 @@ import { SelectorError } from "../errors.ts";
 import { parseSelector } from "../../selector/match.ts";
 import type { Expect, TestCase } from "./case.ts";
 import { nameList } from "./_json.ts";
-
-/**
- * The fields a case may have, in the order the error message lists them.
- *
- * @example
- * ```ts
- * import { CASE_FIELDS } from "./case_schema.ts";
- * CASE_FIELDS.includes("reference_sql"); // true
- * ```
- */
-export const CASE_FIELDS = [
-  "expect",
-  "id",
-  "ordered",
-  "precision",
-  "question",
-  "reference_sql",
-  "tags",
-] as const;
-
-/**
- * Fields a case may have beyond the documented ones, accepted but not listed
- * in the unknown-field message (whose words are golden): `counterexample: false`
- * opts a case out of `run --counterexamples`; `tenant` is the value the
- * tenant_filter rule wants for this case (a per-case rule option); `db` names
- * the case's database (`run --db-dir`), `evidence` is told to the agent.
- */
-const EXTRA_FIELDS: readonly string[] = ["counterexample", "tenant", "db", "evidence"];
+import { suggest } from "../../selector/_text.ts";
 
 /** A step of a path into a case: a key or a list index. */
 export type PathKey = string | number;
@@ -97,6 +70,20 @@ const CaseSchema = v.object({
     ),
   ),
 });
+
+/**
+ * The fields a case may have, sorted, as the error message lists them. They
+ * are the keys of the case schema below, so a field added there is allowed
+ * and listed without a second list to keep in step.
+ *
+ * @example
+ * ```ts
+ * import { CASE_FIELDS } from "./case_schema.ts";
+ * CASE_FIELDS.includes("reference_sql"); // true
+ * CASE_FIELDS.includes("tenant"); // true
+ * ```
+ */
+export const CASE_FIELDS: readonly string[] = Object.keys(CaseSchema.entries).sort();
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   if (value === null || typeof value !== "object" || Array.isArray(value)) return false;
@@ -161,13 +148,13 @@ export function readCase(raw: unknown): Omit<TestCase, "id"> & { id?: string } {
   if (!isPlainObject(raw)) {
     throw new CaseProblem([], "a case must be a mapping with at least a question");
   }
-  const unknown = Object.keys(raw).filter((k) =>
-    !(CASE_FIELDS as readonly string[]).includes(k) && !EXTRA_FIELDS.includes(k)
-  );
+  const unknown = Object.keys(raw).filter((k) => !CASE_FIELDS.includes(k));
   if (unknown.length > 0) {
+    const near = unknown.flatMap((k) => suggest(k, CASE_FIELDS) ?? []);
+    const hint = near.length > 0 ? `did you mean ${near.map((n) => `"${n}"`).join(", ")}? ` : "";
     throw new CaseProblem(
       [unknown[0]!],
-      `unknown field(s) ${nameList(unknown)}; allowed: ${CASE_FIELDS.join(", ")}`,
+      `unknown field(s) ${nameList(unknown)}; ${hint}allowed: ${CASE_FIELDS.join(", ")}`,
       true,
     );
   }

@@ -156,6 +156,34 @@ describe("dbagenteval run with dbagenteval.yaml", () => {
     assert.ok(fs.existsSync(path.join(other, "x.json")));
   });
 
+  it("creates the folders of the file's outputs, relative to the file (json: out/run.json)", () => {
+    const project = dir.file("outputs");
+    fs.mkdirSync(project, { recursive: true });
+    fs.writeFileSync(
+      path.join(project, "dbagenteval.yaml"),
+      `cases: ../cases.yaml\nagent: ../agent.js:agent\ndb: ../shop.db\njson: out/run.json\nmd: out/deep/report.md\n`,
+    );
+    const r = runCli(["run", "--config", "outputs/dbagenteval.yaml", "--junit", "flag/j.xml"], {
+      cwd: dir.path,
+    });
+    assert.equal(r.code, 0, r.stderr);
+    assert.ok(fs.statSync(dir.file("flag/j.xml")).isFile(), "a flag's folder is created too");
+    assert.ok(fs.statSync(path.join(project, "out", "run.json")).isFile());
+    assert.ok(fs.statSync(path.join(project, "out", "deep", "report.md")).isFile());
+  });
+
+  it("says where it looked for a file of another folder's config", () => {
+    fs.writeFileSync(dir.file("outputs/dbagenteval.yaml"), "cases: cases.yaml\n");
+    const r = runCli(["run", "--config", "outputs/dbagenteval.yaml"], { cwd: dir.path });
+    assert.equal(r.code, 2);
+    assert.equal(
+      r.stderr,
+      `error: outputs/dbagenteval.yaml:1: cases: cases.yaml: no such file (looked for ${
+        path.join("outputs", "cases.yaml")
+      }: paths are relative to the config file's folder); check the path\n`,
+    );
+  });
+
   const bad: [string, string, RegExp][] = [
     [
       "names an unknown key with its line and a did-you-mean",
@@ -196,6 +224,26 @@ describe("dbagenteval run with dbagenteval.yaml", () => {
       "says to quote a value that holds ': '",
       "cases: cases.yaml\nagent: agent.js:agent\njudge_model: gpt: mini\n",
       /^error: bad\.yaml:3: not valid YAML: the value holds ": " .*judge_model: "gpt: mini"\n$/,
+    ],
+    [
+      "names the key, not a flag, for a cases file that is not there",
+      "cases: nope.yaml\nagent: agent.js:agent\n",
+      /^error: bad\.yaml:1: cases: nope\.yaml: no such file; check the path\n$/,
+    ],
+    [
+      "names the key for a database file that is not there",
+      "cases: cases.yaml\nagent: agent.js:agent\ndb: nope.db\n",
+      /^error: bad\.yaml:3: db: nope\.db: no such file; check the path\n$/,
+    ],
+    [
+      "names the key for an agent module that is not there",
+      "cases: cases.yaml\nagent: nope.js:agent\n",
+      /^error: bad\.yaml:2: agent: nope\.js: no such file; check the path\n$/,
+    ],
+    [
+      "names the key for an output whose folder is a file",
+      "cases: cases.yaml\nagent: agent.js:agent\nmd: shop.db/report.md\n",
+      /^error: bad\.yaml:3: md: shop\.db\/report\.md: cannot create its folder \(.*shop\.db is not a folder\)\n$/,
     ],
     [
       "refuses a list where settings belong",

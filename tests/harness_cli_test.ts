@@ -326,11 +326,11 @@ const runCases: [string, string[], number, RegExp, RegExp][] = [
     /^error: --tags nope: no case has any of these tags; the cases' tags are easy, fruit\n$/,
   ],
   [
-    "exits 2 before any case runs when the --json folder does not exist",
-    ["run", "cases.yaml", "--agent", "agents.js:agent", "--json", "missing/out.json"],
+    "exits 2 before any case runs when the --json folder is a file",
+    ["run", "cases.yaml", "--agent", "agents.js:agent", "--json", "cases.yaml/out.json"],
     2,
     /^$/,
-    /^error: --json missing\/out\.json: the folder .+missing does not exist; create it first\n$/,
+    /^error: --json cases\.yaml\/out\.json: cannot create its folder \(cases\.yaml is not a folder\)\n$/,
   ],
   [
     "exits 2 before any case runs when --md names a folder",

@@ -16,11 +16,52 @@ export function isStdout(file: string | undefined): boolean {
 }
 
 /**
- * Refuses, before any work, outputs that cannot be written: two of them on
- * stdout, a folder, a missing folder, no permission. A long run must not be
- * lost to a typo in an output path.
+ * Readies one output file before any work: creates its folder (and the
+ * folders above it) when missing, and refuses a path that is a folder or
+ * cannot be written. A long run must not be lost to an output path.
+ *
+ * @param file the path (not `-`)
+ * @param example a file name to suggest when `file` is a folder, e.g. `run.json`
+ * @throws {Error} saying why the file cannot be written (the caller names the option or key)
+ */
+export function prepareOutputFile(file: string, example = "report.txt"): void {
+  let stat: fs.Stats | undefined;
+  try {
+    stat = fs.statSync(file, { throwIfNoEntry: false });
+  } catch (error) {
+    // ENOTDIR: a file stands where a folder of the path should be.
+    throw new Error(`cannot create its folder (${path.dirname(file)} is not a folder)`, {
+      cause: error,
+    });
+  }
+  if (stat?.isDirectory()) {
+    throw new Error(`it is a folder; give a file name, e.g. ${path.join(file, example)}`);
+  }
+  const folder = path.dirname(path.resolve(file));
+  try {
+    fs.mkdirSync(folder, { recursive: true });
+  } catch (error) {
+    const reason = (error as { code?: string }).code === "EEXIST" ||
+        (error as { code?: string }).code === "ENOTDIR"
+      ? "a file is in the way"
+      : error instanceof Error
+      ? error.message
+      : String(error);
+    throw new Error(`cannot create the folder ${folder} (${reason})`, { cause: error });
+  }
+  try {
+    fs.accessSync(stat === undefined ? folder : file, fs.constants.W_OK);
+  } catch (error) {
+    throw new Error("cannot write the file (permission denied)", { cause: error });
+  }
+}
+
+/**
+ * Refuses, before any work, outputs that cannot be written (two of them on
+ * stdout, a folder, no permission), and creates the folders they go in.
  *
  * @param outputs option name -> path (undefined when not given)
+ * @throws {UsageError} naming the option and the path
  */
 export function checkOutputs(outputs: Readonly<Record<string, string | undefined>>): void {
   const toStdout = Object.entries(outputs).filter(([, file]) => isStdout(file)).map(([o]) => o);
@@ -31,27 +72,11 @@ export function checkOutputs(outputs: Readonly<Record<string, string | undefined
   }
   for (const [option, file] of Object.entries(outputs)) {
     if (file === undefined || isStdout(file)) continue;
-    const stat = fs.statSync(file, { throwIfNoEntry: false });
-    if (stat?.isDirectory()) {
-      const ext = option === "--md" ? "report.md" : `report.${option.replace(/^--/, "")}`;
-      throw new UsageError(
-        `${option} ${file}: it is a folder; give a file name, e.g. ${
-          path.join(file, option === "--json" ? "run.json" : ext)
-        }`,
-      );
-    }
-    const folder = path.dirname(path.resolve(file));
-    if (fs.statSync(folder, { throwIfNoEntry: false })?.isDirectory() !== true) {
-      throw new UsageError(
-        `${option} ${file}: the folder ${folder} does not exist; create it first`,
-      );
-    }
+    const name = option.replace(/^--/, "");
     try {
-      fs.accessSync(stat === undefined ? folder : file, fs.constants.W_OK);
+      prepareOutputFile(file, name === "json" ? "run.json" : `report.${name}`);
     } catch (error) {
-      throw new UsageError(`${option} ${file}: cannot write the file (permission denied)`, {
-        cause: error,
-      });
+      throw new UsageError(`${option} ${file}: ${(error as Error).message}`, { cause: error });
     }
   }
 }

@@ -27,6 +27,7 @@ import { ConfigFileError, UsageError } from "../errors.ts";
 import { yamlErrorMessage } from "../eval/yaml_message.ts";
 import { yamlLineOf } from "../eval/yaml_line.ts";
 import { suggest } from "../../selector/_text.ts";
+import { checkConfigFile } from "./_config_values.ts";
 import { parseModuleRef } from "./_load_module.ts";
 import { resolveDatabasePath } from "../databases/registry.ts";
 import { type PathKey, readRuleSpec, type RuleSpec, RuleSpecProblem } from "./_builtin_rules.ts";
@@ -411,15 +412,22 @@ export function configureRun<O extends object>(
       );
     }
     let converted: unknown;
+    const used = name === "cases"
+      ? cases === undefined
+      : entry.key.type !== "rules" && entry.option !== undefined &&
+        !fromCli(entry.option.attributeName());
     try {
       converted = convert(name, entry, value, { dir: source.dir, cwd });
+      if (used && typeof converted === "string" && typeof value === "string") {
+        checkConfigFile(name, entry.key.type, value, converted, cwd);
+      }
     } catch (error) {
       const at = error instanceof ValueProblem ? error.path : [];
       const message = error instanceof Error ? error.message : String(error);
       throw new ConfigFileError(
         file,
         source.lineOf([name, ...at]),
-        message.startsWith(name) ? message : `${name}: ${message}`,
+        new RegExp(`^${name}[ :]`).test(message) ? message : `${name}: ${message}`,
       );
     }
     if (name === "cases") configCases = converted as string;

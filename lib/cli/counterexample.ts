@@ -5,6 +5,7 @@
  * @module
  */
 import * as fs from "node:fs";
+import { checkOutputs } from "./_output.ts";
 import process from "node:process";
 import { UsageError } from "../errors.ts";
 import {
@@ -95,12 +96,7 @@ export function counterexampleText(r: Counterexample, db: string): string {
 export async function counterexampleCommand(
   options: CounterexampleCommandOptions,
 ): Promise<number> {
-  if (options.json !== undefined && options.json !== "-") {
-    const folder = fs.statSync(options.json, { throwIfNoEntry: false });
-    if (folder?.isDirectory()) {
-      throw new UsageError(`--json ${options.json}: it is a folder; give a file name`);
-    }
-  }
+  checkOutputs({ "--json": options.json });
   const result = await findCounterexample({
     db: options.db,
     reference: options.reference,

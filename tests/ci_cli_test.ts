@@ -199,6 +199,12 @@ describe("shards and merge", () => {
         `s${i}.json`,
       ]);
       assert.ok(r.code === 0 || r.code === 1, r.stderr);
+      assert.match(
+        r.stdout,
+        new RegExp(
+          `\nshard ${i}/3: 4 of the 12 cases; dbagenteval merge joins the shards' run files\n$`,
+        ),
+      );
     }
     const sizes = [1, 2, 3].map((i) => readJson(`s${i}.json`).cases.length);
     assert.deepEqual(sizes, [4, 4, 4]);
@@ -213,7 +219,12 @@ describe("shards and merge", () => {
       "merged.xml",
     ]);
     assert.equal(m.code, 1, m.stderr);
-    assert.match(m.stdout, /^8 of 12 passed \(67%\), 3 failed, 1 error\n/);
+    // The cases that did not pass, with why, as the unsharded run prints them.
+    const unsharded = run(["run", "cases.yaml", "--agent", "agents.js:agent"]).stdout;
+    const notPassed = unsharded.replace(/^PASS {2}\S+\n/gm, "");
+    assert.match(notPassed, /^FAIL {2}q\d+\n {6}\S/);
+    assert.equal(m.stdout, notPassed);
+    assert.match(m.stdout, /\n8 of 12 passed \(67%\), 3 failed, 1 error\n/);
     const merged = readJson("merged.json");
     const whole = readJson("all.json");
     const verdicts = (r: { cases: { id: string; verdict: string }[] }) =>

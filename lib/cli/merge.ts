@@ -9,6 +9,7 @@ import { UsageError } from "../errors.ts";
 import { readRunFile } from "../eval/run_file.ts";
 import { mergeRuns } from "../eval/merge_runs.ts";
 import { suiteSummary } from "../eval/suite.ts";
+import { PASS, SKIP } from "../eval/check.ts";
 import {
   checkReportPaths,
   githubWanted,
@@ -50,7 +51,16 @@ export async function mergeCommand(
   for (const name of files) runs.push({ name, run: await readRunFile(name) });
   const run = mergeRuns(runs);
   const human = humanStream(Object.values(reportOutputs(options)));
-  human.write(`${suiteSummary([], run.totals, run.failures_by_stage).trimStart()}\n`);
+  // The cases that did not pass, with why, as run prints them: the shards'
+  // logs are in other jobs, and the totals alone do not say what to look at.
+  const notPassed = run.cases.filter((c) => c.verdict !== PASS && c.verdict !== SKIP).map((c) => ({
+    id: c.id,
+    verdict: c.verdict,
+    error: c.error ?? undefined,
+    failedStage: c.failed_stage ?? undefined,
+    checks: c.checks,
+  }));
+  human.write(`${suiteSummary(notPassed, run.totals, run.failures_by_stage).trimStart()}\n`);
   writeReports(run, options);
   return exitCodeOf(run);
 }

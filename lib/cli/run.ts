@@ -24,7 +24,7 @@ import { checkResumable } from "../eval/run_stream.ts";
 import { StreamedRun } from "./_streamed_run.ts";
 import { VERSION } from "../version.ts";
 import { selectCases } from "../eval/select.ts";
-import { casesFingerprint, parseShard, shardCases } from "../eval/shard.ts";
+import { casesFingerprint, parseShard, shardCases, shardLine } from "../eval/shard.ts";
 import { runRepeated } from "../eval/repeat.ts";
 import { verboseReport } from "../eval/report_text.ts";
 import { cachedJudge } from "../judge/cache.ts";
@@ -394,6 +394,9 @@ export async function runCommand(file: string | undefined, options: RunOptions):
       judgeCalls = result.judgeCalls;
       ran = result.total;
       human.write(`${verboseReport(run, { k: options.passK })}\n`);
+    }
+    if (shard !== undefined) {
+      human.write(`${shardLine({ ...shard, of: chosen.length }, selected.length)}\n`);
     }
     if (options.failFast === true && ran < selected.length) {
       process.stderr.write(

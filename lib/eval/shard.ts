@@ -140,3 +140,21 @@ export function shardCases(
   }
   return cases.filter((_, i) => pick.has(i));
 }
+
+/**
+ * The line a shard's run prints under its totals, so that a CI log says which
+ * part of the suite it holds: `shard 2/4: 5 of the 20 cases`.
+ *
+ * @param shard which shard, and how many cases the whole selection has
+ * @param cases how many cases this shard ran
+ * @returns the line, without a newline
+ * @example
+ * ```ts
+ * import { shardLine } from "./shard.ts";
+ * shardLine({ index: 2, total: 4, of: 20 }, 5); // "shard 2/4: 5 of the 20 cases; dbagenteval merge joins the shards' run files"
+ * ```
+ */
+export function shardLine(shard: Shard & { readonly of: number }, cases: number): string {
+  return `shard ${shard.index}/${shard.total}: ${cases} of the ${shard.of} cases; ` +
+    "dbagenteval merge joins the shards' run files";
+}

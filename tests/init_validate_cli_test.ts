@@ -69,6 +69,42 @@ describe("dbagenteval init", () => {
     assert.match(run.stdout, /2 of 2 passed \(100%\)/);
   });
 
+  it("runs agent_cmd in the config file's folder: run --config py/dbagenteval.yaml from elsewhere passes", () => {
+    const init = runCli(["init", "--agent", "python", "--dir", "py"], { cwd: dir.path });
+    assert.equal(init.code, 0, init.stderr);
+    const run = runCli(["run", "--config", "py/dbagenteval.yaml"], { cwd: dir.path });
+    assert.equal(run.code, 0, run.stdout + run.stderr);
+    assert.match(run.stdout, /2 of 2 passed \(100%\)/);
+  });
+
+  it("checks agent_cmd's script once, before any case: one line naming the key, exit 2", () => {
+    const project = dir.file("py-moved");
+    assert.equal(runCli(["init", "--agent", "python", "--dir", project]).code, 0);
+    fs.renameSync(dir.file("py-moved/agent.py"), dir.file("py-moved/main.py"));
+    const run = runCli(["run", "--config", "py-moved/dbagenteval.yaml"], { cwd: dir.path });
+    assert.equal(run.code, 2, run.stdout);
+    assert.equal(run.stdout, "");
+    assert.match(
+      run.stderr,
+      /^error: py-moved\/dbagenteval\.yaml:\d+: agent_cmd: agent\.py: no such file in .*py-moved; check the path \(the command runs in the config file's folder\)\n$/,
+    );
+    // The same command as a flag runs in the current folder, and is checked there.
+    const flag = runCli([
+      "run",
+      "--config",
+      "py-moved/dbagenteval.yaml",
+      "--agent-cmd",
+      "python3 agent.py",
+    ], {
+      cwd: dir.path,
+    });
+    assert.equal(flag.code, 2, flag.stdout);
+    assert.match(
+      flag.stderr,
+      /^error: --agent-cmd "python3 agent\.py": agent\.py: no such file in .+; check the path \(the command runs in that folder\)\n$/,
+    );
+  });
+
   it("writes an HTTP agent (agent_url) that run passes once its server is up", async () => {
     const project = dir.file("http");
     const init = runCli(["init", "--agent", "http", "--dir", project]);

@@ -10,11 +10,13 @@
  *
  * @module
  */
+import * as path from "node:path";
 import process from "node:process";
 import { AgentError, UsageError } from "../errors.ts";
 import type { AgentContext } from "../eval/agent.ts";
 import { AgentProcess, type AgentProcessOptions } from "./_agent_process.ts";
 import { agentRequest, clip, readReply } from "./_protocol.ts";
+import { missingScript } from "./_missing_script.ts";
 import { splitCommand } from "./_split_command.ts";
 import type { ClosableAgent } from "./types.ts";
 
@@ -55,7 +57,8 @@ const SIGNALS = ["SIGINT", "SIGTERM", "SIGHUP"] as const;
 /**
  * Starts the worker processes of an agent program and returns the agent.
  * Every worker is started before it returns, so a program that is not found
- * or cannot be run is reported at once.
+ * or cannot be run is reported at once, as is a script it names (`agent.py`)
+ * that is not in `cwd`.
  *
  * @param options the command, the number of workers and limits
  * @returns the agent; `close()` it when the run ends
@@ -86,6 +89,15 @@ export async function commandAgent(options: CommandAgentOptions): Promise<Closab
     throw new UsageError('--agent-cmd: give a program to run, e.g. --agent-cmd "python3 agent.py"');
   }
   const shown = typeof options.command === "string" ? options.command : argv.join(" ");
+  const cwd = options.cwd ?? process.cwd();
+  const script = missingScript(argv, cwd);
+  if (script !== undefined) {
+    throw new UsageError(
+      `--agent-cmd ${JSON.stringify(shown)}: ${script}: no such file in ${
+        path.resolve(cwd)
+      }; check the path (the command runs in that folder)`,
+    );
+  }
   const workers = options.workers ?? 1;
   if (!Number.isInteger(workers) || workers < 1) {
     throw new UsageError(

@@ -26,6 +26,12 @@ export interface AgentOptions {
   readonly agentHeader?: readonly string[] | undefined;
   /** A predictions file (--predictions): the SQL a model already wrote, as the agent. */
   readonly predictions?: string | undefined;
+  /**
+   * The folder --agent-cmd runs in: the config file's folder when the
+   * command came from its `agent_cmd:` (like every path there), else the
+   * current folder.
+   */
+  readonly agentCmdDir?: string | undefined;
 }
 
 /** What a kind needs beside its own value. */
@@ -59,7 +65,12 @@ const AGENT_KINDS: Record<"agent" | "agentCmd" | "agentUrl" | "predictions", Age
   },
   agentCmd: {
     flag: "--agent-cmd",
-    load: (value, setting) => commandAgent({ command: value, workers: setting.workers }),
+    load: (value, setting) =>
+      commandAgent({
+        command: value,
+        workers: setting.workers,
+        cwd: setting.options.agentCmdDir,
+      }),
   },
   agentUrl: {
     flag: "--agent-url",

@@ -12,6 +12,8 @@ import * as path from "node:path";
 import { prepareOutputFile } from "./_output.ts";
 import { moduleCandidates, parseModuleRef } from "./_load_module.ts";
 import { DATABASE_KINDS } from "../databases/registry.ts";
+import { missingScript } from "../agents/_missing_script.ts";
+import { splitCommand } from "../agents/_split_command.ts";
 import type { ConfigValueType } from "./config.ts";
 
 /** Path keys that name a folder the run creates, not a file that must exist. */
@@ -28,23 +30,41 @@ function exists(file: string, cwd: string): boolean {
   return fs.existsSync(path.resolve(cwd, file));
 }
 
+/** One config value to check, and where it is read from. */
+export interface ConfigFileValue {
+  /** The config key, e.g. `json`. */
+  readonly key: string;
+  readonly type: ConfigValueType;
+  /** The value as the file has it. */
+  readonly written: string;
+  /** The value after conversion (paths relative to `cwd`). */
+  readonly value: string;
+  /** The current folder. */
+  readonly cwd: string;
+  /** The config file's folder. */
+  readonly dir: string;
+}
+
 /**
- * Checks one converted config value that names a file.
+ * Checks one converted config value that names a file, or (`agent_cmd`) a
+ * command whose script must be in the config file's folder, where it runs.
  *
- * @param key the config key, e.g. `json`
- * @param type its value type
- * @param written the value as the file has it
- * @param value the value after conversion (paths relative to `cwd`)
- * @param cwd the current folder
+ * @param v the value, its key and type, and the folders
  * @throws {Error} saying what is wrong with the file (the caller adds the key, file and line)
  */
-export function checkConfigFile(
-  key: string,
-  type: ConfigValueType,
-  written: string,
-  value: string,
-  cwd: string,
-): void {
+export function checkConfigFile(v: ConfigFileValue): void {
+  const { key, type, written, value, cwd } = v;
+  if (key === "agent_cmd") {
+    const script = missingScript(splitCommand(value), path.resolve(cwd, v.dir));
+    if (script !== undefined) {
+      throw new Error(
+        `${script}: no such file in ${
+          path.resolve(cwd, v.dir)
+        }; check the path (the command runs in the config file's folder)`,
+      );
+    }
+    return;
+  }
   switch (type) {
     case "output":
       if (value !== "-") {

@@ -419,7 +419,14 @@ export function configureRun<O extends object>(
     try {
       converted = convert(name, entry, value, { dir: source.dir, cwd });
       if (used && typeof converted === "string" && typeof value === "string") {
-        checkConfigFile(name, entry.key.type, value, converted, cwd);
+        checkConfigFile({
+          key: name,
+          type: entry.key.type,
+          written: value,
+          value: converted,
+          cwd,
+          dir: source.dir,
+        });
       }
     } catch (error) {
       const at = error instanceof ValueProblem ? error.path : [];
@@ -430,6 +437,9 @@ export function configureRun<O extends object>(
         new RegExp(`^${name}[ :]`).test(message) ? message : `${name}: ${message}`,
       );
     }
+    // The command runs where its relative paths (agent.py) are: in the
+    // config file's folder, as every other path the file holds.
+    if (name === "agent_cmd" && used) out["agentCmdDir"] = path.resolve(cwd, source.dir);
     if (name === "cases") configCases = converted as string;
     else if (entry.key.type === "rules") {
       // --rule or --rules on the command line replace the file's rules.

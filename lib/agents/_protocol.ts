@@ -43,6 +43,35 @@ export function agentRequest(question: string, context: AgentContext): AgentRequ
   };
 }
 
+/** The source text of a JSON integer, signed. */
+const INTEGER = /^-?\d+$/;
+
+/** What JSON.parse passes a reviver beside the value (Deno 2 and Bun have it). */
+type ReviverContext = { readonly source?: string } | undefined;
+
+/**
+ * Parses a reply's JSON text with integers beyond 2^53 kept exact, as
+ * bigints: `JSON.parse` alone rounds 9007199254740993 to ...992, which would
+ * make an agent in Python or Go that returns the exact count FAIL and one
+ * off by one PASS. Other numbers are JavaScript numbers as usual (a bigint
+ * for every integer would change what `output` holds for no gain).
+ *
+ * @param text the reply line or body
+ * @returns the value
+ * @throws {SyntaxError} when the text is not JSON
+ */
+export function parseReplyJson(text: string): unknown {
+  // Only an integer of 16 digits or more can be past 2^53: text without such
+  // a run (nearly every reply) is parsed without a reviver call per value.
+  if (!/\d{16}/.test(text)) return JSON.parse(text);
+  const reviver = (_key: string, value: unknown, context: ReviverContext): unknown =>
+    typeof value === "number" && !Number.isSafeInteger(value) &&
+      context?.source !== undefined && INTEGER.test(context.source)
+      ? BigInt(context.source)
+      : value;
+  return JSON.parse(text, reviver as (key: string, value: unknown) => unknown);
+}
+
 const text = v.nullish(v.string());
 const objectRows = v.array(v.record(v.string(), v.unknown()));
 const columnRows = v.strictObject({

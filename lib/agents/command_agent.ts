@@ -15,7 +15,7 @@ import process from "node:process";
 import { AgentError, UsageError } from "../errors.ts";
 import type { AgentContext } from "../eval/agent.ts";
 import { AgentProcess, type AgentProcessOptions } from "./_agent_process.ts";
-import { agentRequest, clip, readReply } from "./_protocol.ts";
+import { agentRequest, clip, parseReplyJson, readReply } from "./_protocol.ts";
 import { missingScript } from "./_missing_script.ts";
 import { splitCommand } from "./_split_command.ts";
 import type { ClosableAgent } from "./types.ts";
@@ -122,7 +122,7 @@ export async function commandAgent(options: CommandAgentOptions): Promise<Closab
       const line = await worker.request(JSON.stringify(request), context.signal);
       let json: unknown;
       try {
-        json = JSON.parse(line);
+        json = parseReplyJson(line);
       } catch {
         // Out of step: its next line may answer this request.
         throw await worker.killFor(

@@ -11,7 +11,7 @@
 import { AgentError, UsageError } from "../errors.ts";
 import type { AgentContext } from "../eval/agent.ts";
 import { fetchFailure, retryAfterMs, retryWaitMs, serverMessage } from "../judge/_backoff.ts";
-import { agentRequest, clip, readReply } from "./_protocol.ts";
+import { agentRequest, clip, parseReplyJson, readReply } from "./_protocol.ts";
 import type { ClosableAgent } from "./types.ts";
 
 /**
@@ -172,7 +172,7 @@ async function post(p: Post): Promise<{ json: unknown } | Retryable> {
       );
     }
     try {
-      return { json: JSON.parse(text) };
+      return { json: parseReplyJson(text) };
     } catch {
       throw new AgentError(
         `the agent at ${p.shown} answered ${status} with a body that is not JSON: ` +

@@ -13,6 +13,7 @@ import * as path from "node:path";
 import { tempDir } from "./fixtures.ts";
 import { cliCommand, ROOT, runCli } from "./cli.ts";
 import { leftBehind } from "./_process_table.ts";
+import { needs } from "./system_packages.ts";
 
 const dir = tempDir("dbagenteval-agents-cli-");
 after(() => dir.cleanup());
@@ -53,7 +54,7 @@ async function startHttpAgent(token: string): Promise<{ url: string; server: Chi
   return { url, server };
 }
 
-describe("run with an agent in another language", () => {
+describe("run with an agent in another language", { skip: needs("python3") }, () => {
   const typescript = runCli([...CHINOOK, "--agent", "examples/chinook/agent.ts:agent"]);
 
   it("the TypeScript agent's run is the reference (some cases fail on purpose)", () => {
@@ -97,7 +98,7 @@ describe("run with an agent in another language", () => {
   );
 });
 
-describe("run --agent-cmd with a faulty agent", () => {
+describe("run --agent-cmd with a faulty agent", { skip: needs("python3") }, () => {
   const agent = path.join(dir.path, "faulty.py");
   fs.writeFileSync(
     agent,

@@ -4,6 +4,7 @@ import { spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import { makeDb, tempDir } from "./fixtures.ts";
 import { runCli } from "./cli.ts";
+import { needs } from "./system_packages.ts";
 
 const dir = tempDir();
 after(() => dir.cleanup());
@@ -77,6 +78,7 @@ describe("dbagenteval db diff outputs", () => {
   });
 
   it("--sql writes SQL that the sqlite3 shell applies to a copy of before to give after", {
+    skip: needs("sqlite3", "sqldiff"),
     timeout: 120_000,
   }, () => {
     const r = runCli(["db", "diff", before, afterDb, "--sql"]);
@@ -126,6 +128,7 @@ describe("dbagenteval db diff --rowid", () => {
   );
 
   it("pairs rows by rowid like plain sqldiff, and by key with --primary-key (the default)", {
+    skip: needs("sqlite3", "sqldiff"),
     timeout: 120_000,
   }, () => {
     const byKey = runCli(["db", "diff", a, b, "--summary", "--primary-key"]);
@@ -143,6 +146,7 @@ describe("dbagenteval db diff --rowid", () => {
   });
 
   it("--sql with --rowid writes rowids, so the patched copy pairs by rowid too", {
+    skip: needs("sqlite3", "sqldiff"),
     timeout: 120_000,
   }, () => {
     // Not a swap of unique keys between rowids: no UPDATE order can apply that.

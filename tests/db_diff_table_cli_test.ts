@@ -10,6 +10,7 @@ import { spawnSync } from "node:child_process";
 import { DatabaseSync } from "node:sqlite";
 import { firstLeaf, makeDb, tempDir } from "./fixtures.ts";
 import { runCli } from "./cli.ts";
+import { needs } from "./system_packages.ts";
 
 const dir = tempDir();
 after(() => dir.cleanup());
@@ -66,7 +67,7 @@ function localized(name: string, sql: string): string {
   return file;
 }
 
-describe("db diff on a table with a collation SQLite lacks", () => {
+describe("db diff on a table with a collation SQLite lacks", { skip: needs("sqlite3") }, () => {
   const schema = "CREATE TABLE contacts(name TEXT COLLATE NOCASE PRIMARY KEY, phone TEXT) " +
     "WITHOUT ROWID; CREATE TABLE people(name TEXT COLLATE NOCASE PRIMARY KEY, phone TEXT); " +
     "CREATE TABLE notes(id INTEGER PRIMARY KEY, body TEXT COLLATE NOCASE);";

@@ -26,6 +26,7 @@ import process from "node:process";
 import { tempDir } from "./fixtures.ts";
 import { runCli } from "./cli.ts";
 import { buildPair, type Pair, type TableSpec } from "./_diff_pairs.ts";
+import { needs } from "./system_packages.ts";
 
 const PAIRS = Number(process.env["DBAGENTEVAL_DIFF_PAIRS"] ?? 120);
 const SEED = Number(process.env["DBAGENTEVAL_DIFF_SEED"] ?? 20261201);
@@ -79,7 +80,9 @@ function changedWithExtra(a: string, b: string, t: TableSpec): number {
   return Number(r.stdout.trim());
 }
 
-describe(`db diff against independent references (${PAIRS} seeded pairs, seed ${SEED})`, () => {
+describe(`db diff against independent references (${PAIRS} seeded pairs, seed ${SEED})`, {
+  skip: needs("sqlite3", "sqldiff"),
+}, () => {
   it("db diff --json agrees with sqldiff and SQL on every table of every pair", {
     timeout: 600_000,
   }, () => {

@@ -23,6 +23,7 @@ import { SqlRenderer } from "../lib/diff/render_sql.ts";
 import { tempDir } from "./fixtures.ts";
 import { runCli } from "./cli.ts";
 import { buildPair } from "./_diff_pairs.ts";
+import { needs } from "./system_packages.ts";
 
 const PAIRS = Number(process.env["DBAGENTEVAL_SQL_PAIRS"] ?? 40);
 const SEED = 5150;
@@ -76,56 +77,67 @@ async function unchanged(a: string, b: string): Promise<string[]> {
   ];
 }
 
-describe(`db diff --sql round trip (${PAIRS} seeded pairs)`, () => {
-  it("turns before into after, applied by the sqlite3 shell and by our engine", {
-    timeout: 600_000,
-  }, async () => {
-    const problems: string[] = [];
-    for (let n = 0; n < PAIRS; n++) {
-      const a = dir.file(`a${n}.db`);
-      const b = dir.file(`b${n}.db`);
-      const pair = buildPair(n, SEED + n, a, b);
-      const sqlFile = dir.file(`d${n}.sql`);
-      if (n < THROUGH_CLI) {
-        const r = runCli(["db", "diff", a, b, "--sql", sqlFile]);
-        assert.equal(r.code, 0, r.stderr);
-      } else {
-        const fd = fs.openSync(sqlFile, "w");
+describe(
+  `db diff --sql round trip (${PAIRS} seeded pairs)`,
+  { skip: needs("sqlite3", "sqldiff") },
+  () => {
+    it("turns before into after, applied by the sqlite3 shell and by our engine", {
+      timeout: 600_000,
+    }, async () => {
+      const problems: string[] = [];
+      for (let n = 0; n < PAIRS; n++) {
+        const a = dir.file(`a${n}.db`);
+        const b = dir.file(`b${n}.db`);
+        const pair = buildPair(n, SEED + n, a, b);
+        const sqlFile = dir.file(`d${n}.sql`);
+        if (n < THROUGH_CLI) {
+          const r = runCli(["db", "diff", a, b, "--sql", sqlFile]);
+          assert.equal(r.code, 0, r.stderr);
+        } else {
+          const fd = fs.openSync(sqlFile, "w");
+          try {
+            await streamSqliteDiff(
+              a,
+              b,
+              {},
+              new SqlRenderer({ write: (t) => fs.writeSync(fd, t) }),
+            );
+          } finally {
+            fs.closeSync(fd);
+          }
+        }
+        const sql = fs.readFileSync(sqlFile, "utf8");
+        // The shell: on a byte copy of before.
+        const shell = dir.file(`shell${n}.db`);
+        fs.copyFileSync(a, shell);
+        const r = spawnSync("sqlite3", ["-bail", shell], { input: sql, encoding: "utf8" });
+        if (r.status !== 0 || r.stderr !== "") {
+          problems.push(`p${n}: sqlite3 failed: ${r.stderr.trim()}`);
+          continue;
+        }
+        for (const p of await unchanged(shell, b)) problems.push(`p${n} shell: ${p}`);
+        // Our engine: on an in-memory copy of before.
+        const engine = dir.file(`engine${n}.db`);
         try {
-          await streamSqliteDiff(a, b, {}, new SqlRenderer({ write: (t) => fs.writeSync(fd, t) }));
-        } finally {
-          fs.closeSync(fd);
+          await applyWithEngine(a, sql, engine);
+          for (const p of await unchanged(engine, b)) problems.push(`p${n} engine: ${p}`);
+        } catch (e) {
+          problems.push(`p${n} engine: ${(e as Error).message}`);
+        }
+        // sqldiff last: it opens the after file read-write.
+        const keyless = new Set(
+          pair.tables.filter((t) => t.shape === "keyless").map((t) => t.name),
+        );
+        const s = spawnSync("sqldiff", ["--primarykey", shell, b], { encoding: "utf8" });
+        const lines = s.stdout.split("\n").filter((l) => l !== "").filter((l) => {
+          const m = /^(?:DELETE FROM|INSERT INTO|UPDATE) (\w+)/.exec(l);
+          return m === null || !keyless.has(m[1]!);
+        });
+        if (s.status !== 0 || lines.length > 0) {
+          problems.push(`p${n} sqldiff: ${s.stderr}${lines.slice(0, 3).join(" | ")}`);
         }
       }
-      const sql = fs.readFileSync(sqlFile, "utf8");
-      // The shell: on a byte copy of before.
-      const shell = dir.file(`shell${n}.db`);
-      fs.copyFileSync(a, shell);
-      const r = spawnSync("sqlite3", ["-bail", shell], { input: sql, encoding: "utf8" });
-      if (r.status !== 0 || r.stderr !== "") {
-        problems.push(`p${n}: sqlite3 failed: ${r.stderr.trim()}`);
-        continue;
-      }
-      for (const p of await unchanged(shell, b)) problems.push(`p${n} shell: ${p}`);
-      // Our engine: on an in-memory copy of before.
-      const engine = dir.file(`engine${n}.db`);
-      try {
-        await applyWithEngine(a, sql, engine);
-        for (const p of await unchanged(engine, b)) problems.push(`p${n} engine: ${p}`);
-      } catch (e) {
-        problems.push(`p${n} engine: ${(e as Error).message}`);
-      }
-      // sqldiff last: it opens the after file read-write.
-      const keyless = new Set(pair.tables.filter((t) => t.shape === "keyless").map((t) => t.name));
-      const s = spawnSync("sqldiff", ["--primarykey", shell, b], { encoding: "utf8" });
-      const lines = s.stdout.split("\n").filter((l) => l !== "").filter((l) => {
-        const m = /^(?:DELETE FROM|INSERT INTO|UPDATE) (\w+)/.exec(l);
-        return m === null || !keyless.has(m[1]!);
-      });
-      if (s.status !== 0 || lines.length > 0) {
-        problems.push(`p${n} sqldiff: ${s.stderr}${lines.slice(0, 3).join(" | ")}`);
-      }
-    }
-    assert.deepEqual(problems, []);
-  });
-});
+      assert.deepEqual(problems, []);
+    });
+  },
+);

@@ -18,8 +18,8 @@ import process from "node:process";
 import { inflateSync } from "node:zlib";
 import { makeDb, tempDir } from "./fixtures.ts";
 import { ROOT, runCli } from "./cli.ts";
+import { CHROMIUM, needs } from "./system_packages.ts";
 
-const CHROMIUM = process.env["CHROMIUM"] ?? "/usr/bin/chromium";
 const dir = tempDir("dbagenteval-html-");
 after(() => dir.cleanup());
 
@@ -121,7 +121,7 @@ fs.writeFileSync(
 `,
 );
 
-describe("the HTML report in Chromium", () => {
+describe("the HTML report in Chromium", { skip: needs("chromium") }, () => {
   const html = dir.file("report.html");
   const r = runCli(
     [
@@ -220,7 +220,7 @@ function run(): { cases: { checks: unknown[] }[] } {
   return JSON.parse(fs.readFileSync(dir.file("run.json"), "utf8"));
 }
 
-describe("the HTML report of a --agent-db run", () => {
+describe("the HTML report of a --agent-db run", { skip: needs("chromium") }, () => {
   it("shows the database diff of a case, and merge/report write the same report", () => {
     const db = dir.file("users.db");
     fs.copyFileSync(path.join(ROOT, "examples", "db_agent", "users.db"), db);
@@ -255,7 +255,7 @@ describe("the HTML report of a --agent-db run", () => {
   });
 });
 
-describe("the HTML report of a --counterexamples run", () => {
+describe("the HTML report of a --counterexamples run", { skip: needs("chromium") }, () => {
   it("shows the counterexample's database script and both results, the differing cell marked", () => {
     const saved = JSON.parse(fs.readFileSync(dir.file("run.json"), "utf8"));
     saved.cases[1].counterexample = {

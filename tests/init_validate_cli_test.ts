@@ -9,6 +9,7 @@ import { spawn } from "node:child_process";
 import * as fs from "node:fs";
 import { makeDb, snapshotDir, tempDir } from "./fixtures.ts";
 import { cliCommand, type CliResult, runCli } from "./cli.ts";
+import { needs } from "./system_packages.ts";
 
 /** runCli without blocking the event loop (the test's own server must answer meanwhile). */
 function runCliAsync(args: string[], options: { cwd: string }): Promise<CliResult> {
@@ -50,7 +51,7 @@ describe("dbagenteval init", () => {
     assert.match(run.stdout, /2 of 2 passed \(100%\)/);
   });
 
-  it("writes a Python agent (agent_cmd) that run passes", () => {
+  it("writes a Python agent (agent_cmd) that run passes", { skip: needs("python3") }, () => {
     const project = dir.file("python");
     const init = runCli(["init", "--agent", "python", "--dir", project]);
     assert.equal(init.code, 0, init.stderr);
@@ -69,13 +70,17 @@ describe("dbagenteval init", () => {
     assert.match(run.stdout, /2 of 2 passed \(100%\)/);
   });
 
-  it("runs agent_cmd in the config file's folder: run --config py/dbagenteval.yaml from elsewhere passes", () => {
-    const init = runCli(["init", "--agent", "python", "--dir", "py"], { cwd: dir.path });
-    assert.equal(init.code, 0, init.stderr);
-    const run = runCli(["run", "--config", "py/dbagenteval.yaml"], { cwd: dir.path });
-    assert.equal(run.code, 0, run.stdout + run.stderr);
-    assert.match(run.stdout, /2 of 2 passed \(100%\)/);
-  });
+  it(
+    "runs agent_cmd in the config file's folder: run --config py/dbagenteval.yaml from elsewhere passes",
+    { skip: needs("python3") },
+    () => {
+      const init = runCli(["init", "--agent", "python", "--dir", "py"], { cwd: dir.path });
+      assert.equal(init.code, 0, init.stderr);
+      const run = runCli(["run", "--config", "py/dbagenteval.yaml"], { cwd: dir.path });
+      assert.equal(run.code, 0, run.stdout + run.stderr);
+      assert.match(run.stdout, /2 of 2 passed \(100%\)/);
+    },
+  );
 
   it("checks agent_cmd's script once, before any case: one line naming the key, exit 2", () => {
     const project = dir.file("py-moved");
@@ -105,7 +110,9 @@ describe("dbagenteval init", () => {
     );
   });
 
-  it("writes an HTTP agent (agent_url) that run passes once its server is up", async () => {
+  it("writes an HTTP agent (agent_url) that run passes once its server is up", {
+    skip: needs("python3"),
+  }, async () => {
     const project = dir.file("http");
     const init = runCli(["init", "--agent", "http", "--dir", project]);
     assert.equal(init.code, 0, init.stderr);

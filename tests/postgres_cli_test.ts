@@ -11,6 +11,7 @@ import * as fs from "node:fs";
 import { tempDir } from "./fixtures.ts";
 import { cliCommand, ROOT, runCli } from "./cli.ts";
 import { NO_SERVER, POSTGRES_URL } from "./postgres_server.ts";
+import { needs } from "./system_packages.ts";
 
 const dir = tempDir("dbagenteval-postgres-cli-");
 after(() => dir.cleanup());
@@ -97,13 +98,15 @@ describe("run: the Chinook cases on SQLite, PGlite and a PostgreSQL server", () 
     "--agent",
     AGENT,
   ]);
-  const agents: [string, () => string[]][] = [
-    ["the TypeScript agent", () => ["--agent", AGENT]],
+  const python = needs("python3");
+  const agents: [string, () => string[], string | false][] = [
+    ["the TypeScript agent", () => ["--agent", AGENT], false],
     [
       "the Python agent over --agent-cmd",
       () => ["--agent-cmd", "python3 examples/python_agent/agent.py"],
+      python,
     ],
-    ["the HTTP agent over --agent-url", () => ["--agent-url", http!.url]],
+    ["the HTTP agent over --agent-url", () => ["--agent-url", http!.url], python],
   ];
   const databases: [string, () => string, string | false][] = [
     ["PGlite", () => PGLITE, false],
@@ -112,10 +115,10 @@ describe("run: the Chinook cases on SQLite, PGlite and a PostgreSQL server", () 
   let http: { url: string; server: ChildProcess } | undefined;
   const runs = new Map<string, Promise<Record<string, string>>>();
   before(async () => {
-    http = await startHttpAgent();
-    for (const [agentName, agent] of agents) {
+    if (python === false) http = await startHttpAgent();
+    for (const [agentName, agent, agentSkip] of agents) {
       for (const [dbName, db, skip] of databases) {
-        if (skip !== false) continue;
+        if (skip !== false || agentSkip !== false) continue;
         const run = outcomesLater(POSTGRES_CASES, db(), agent());
         run.catch(() => {}); // awaited by its test
         runs.set(`${agentName} on ${dbName}`, run);
@@ -131,8 +134,9 @@ describe("run: the Chinook cases on SQLite, PGlite and a PostgreSQL server", () 
     assert.deepEqual([...verdicts].sort(), ["FAIL", "PASS"], JSON.stringify(onSqlite));
   });
 
-  for (const [agentName] of agents) {
-    for (const [dbName, , skip] of databases) {
+  for (const [agentName, , agentSkip] of agents) {
+    for (const [dbName, , dbSkip] of databases) {
+      const skip = agentSkip !== false ? agentSkip : dbSkip;
       // PGlite starts and loads Chinook in 5 to 20 s on a busy machine.
       it(`gives ${agentName} the same verdicts and findings, case by case, on ${dbName}`, {
         ...SLOW,

@@ -2,10 +2,13 @@
  * The PostgreSQL server the server tests use: DBAGENTEVAL_TEST_POSTGRES_URL,
  * a database with Chinook loaded (`.ci/postgres start DIR` starts one and
  * prints the variable). Without it the server tests skip, saying so on
- * stderr; with DBAGENTEVAL_REQUIRE_POSTGRES=1 (as .ci/run sets) a missing
- * server is a failure instead, so CI never passes by skipping them.
+ * stderr; with DBAGENTEVAL_REQUIRE_SYSTEM=1 (as .ci/run sets; or the older
+ * DBAGENTEVAL_REQUIRE_POSTGRES=1) a missing server is a failure instead, so
+ * CI never passes by skipping them. The other system packages the tests use
+ * are in system_packages.ts.
  */
 import process from "node:process";
+import { systemRequired } from "./system_packages.ts";
 
 const url = process.env["DBAGENTEVAL_TEST_POSTGRES_URL"];
 
@@ -18,8 +21,10 @@ export const NO_SERVER: string | false = POSTGRES_URL === undefined
   : false;
 
 if (NO_SERVER !== false) {
-  if (process.env["DBAGENTEVAL_REQUIRE_POSTGRES"] === "1") {
-    throw new Error(`DBAGENTEVAL_REQUIRE_POSTGRES=1 but ${NO_SERVER}`);
+  if (systemRequired() || process.env["DBAGENTEVAL_REQUIRE_POSTGRES"] === "1") {
+    throw new Error(`DBAGENTEVAL_REQUIRE_SYSTEM=1 but ${NO_SERVER}`);
   }
-  process.stderr.write(`SKIPPING the PostgreSQL server tests: ${NO_SERVER}\n`);
+  process.stderr.write(
+    `SKIPPING the PostgreSQL server tests: ${NO_SERVER}; apt-get install postgresql\n`,
+  );
 }

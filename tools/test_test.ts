@@ -1,5 +1,7 @@
 // `deno task test` is short when everything passes (one summary line, not a
-// line per test) and shows the failures in full when a test fails.
+// line per test), shows the failures in full when a test fails, counts
+// the tests done on stderr while it runs, and names the package of every
+// system tool whose tests skipped.
 import { after, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
@@ -28,12 +30,23 @@ const passing = write(
   Array.from({ length: 30 }, (_, i) => `it("case ${i}", () => assert.ok(true));`).join("\n"),
 );
 const failing = write("fail_test.ts", `it("adds", () => assert.equal(1 + 1, 3));\n`);
+const SYSTEM = fileURLToPath(new URL("../tests/system_packages.ts", import.meta.url));
+const needsPython = write(
+  "python_test.ts",
+  `import { needs } from ${JSON.stringify(SYSTEM)};
+it("runs python3", { skip: needs("python3") }, () => assert.ok(true));
+it("runs python3 again", { skip: needs("python3") }, () => assert.ok(true));
+it("needs nothing", () => assert.ok(true));
+`,
+);
+// A PATH without python3 (or anything else): deno itself is run by its path.
+const emptyBin = fs.mkdtempSync(path.join(dir, "bin-"));
 
-function task(file: string) {
-  return spawnSync("deno", ["run", "--allow-all", TOOL, file], {
+function task(file: string, env: Record<string, string> = {}) {
+  return spawnSync(process.execPath, ["run", "--allow-all", TOOL, file], {
     cwd: dir,
     encoding: "utf8",
-    env: { ...process.env, NO_COLOR: "1" },
+    env: { ...process.env, NO_COLOR: "1", ...env },
   });
 }
 
@@ -43,6 +56,26 @@ describe("deno task test", { skip: "Deno" in globalThis ? false : "runs deno" },
     assert.equal(r.status, 0, r.stdout + r.stderr);
     assert.deepEqual(r.stdout.trim().split("\n").length, 1, r.stdout);
     assert.match(r.stdout, /^ok \| 30 passed \| 0 failed/);
+  });
+
+  it("counts the files and tests done on stderr", () => {
+    const r = task(passing);
+    assert.match(r.stderr, /^deno test: 1 files, 30 tests done, 0 failed \(\d+s\)$/m);
+  });
+
+  it("skips a test whose tool is missing, naming its package in one line", () => {
+    const r = task(needsPython, { PATH: emptyBin });
+    assert.equal(r.status, 0, r.stdout + r.stderr);
+    assert.deepEqual(r.stdout.trim().split("\n").slice(1), [
+      "SKIPPING tests that need python3 (the Python and HTTP example agents): apt-get install python3",
+    ]);
+    assert.match(r.stdout, /^ok \| 1 passed \| 0 failed \| 2 ignored/);
+  });
+
+  it("fails instead with DBAGENTEVAL_REQUIRE_SYSTEM=1, as .ci/run sets", () => {
+    const r = task(needsPython, { PATH: emptyBin, DBAGENTEVAL_REQUIRE_SYSTEM: "1" });
+    assert.notEqual(r.status, 0);
+    assert.match(r.stdout, /DBAGENTEVAL_REQUIRE_SYSTEM=1 but this test needs python3/);
   });
 
   it("shows the failing test and its assertion when one fails", () => {

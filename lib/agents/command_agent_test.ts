@@ -8,6 +8,7 @@ import { defineCase } from "../eval/cases.ts";
 import { runSuite } from "../eval/suite.ts";
 import { UsageError } from "../errors.ts";
 import { commandAgent } from "./command_agent.ts";
+import { needs } from "../../tests/system_packages.ts";
 
 const dir = tempDir("dbagenteval-command-agent-");
 /** Real processes: seconds on a loaded machine, past Bun's 5 s default per test. */
@@ -57,7 +58,7 @@ for line in sys.stdin:
 `,
 );
 
-describe("commandAgent()", () => {
+describe("commandAgent()", { skip: needs("python3") }, () => {
   it("sends each case's id, question and tags, and reads the replies", SLOW, async () => {
     const agent = await commandAgent({ command: ["python3", FAULTY], workers: 2 });
     try {

@@ -5,6 +5,7 @@ import { makeDb, snapshotDir, tempDir } from "../../tests/fixtures.ts";
 import { openMemoryDatabase } from "../sqlite/database.ts";
 import { compareRows } from "../compare/rows.ts";
 import { findCounterexample } from "./search.ts";
+import { needs } from "../../tests/system_packages.ts";
 
 const dir = tempDir();
 after(() => dir.cleanup());
@@ -130,7 +131,9 @@ describe("findCounterexample()", () => {
     assert.ok(inserts.length <= 3, r.databaseSql);
   });
 
-  it("writes a script the sqlite3 shell runs to the same difference", async () => {
+  it("writes a script the sqlite3 shell runs to the same difference", {
+    skip: needs("sqlite3"),
+  }, async () => {
     const [, reference, candidate] = cases[1]!;
     const r = await findCounterexample({ db, reference, candidate });
     const shell = (sql: string): string =>

@@ -99,7 +99,7 @@ describe("dbagenteval validate", () => {
     assert.equal(r.code, 2);
     assert.match(
       r.stderr,
-      /^bad\.yaml:2: unknown field\(s\) \[["']expects["']\]; did you mean "expect"\? allowed: counterexample, expect, id, ordered, precision, question, reference_sql, tags, tenant\n$/,
+      /^bad\.yaml:2: unknown field\(s\) \[["']expects["']\]; did you mean "expect"\? allowed: counterexample, db, evidence, expect, id, ordered, precision, question, reference_sql, tags, tenant\n$/,
     );
   });
 

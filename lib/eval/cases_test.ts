@@ -53,19 +53,19 @@ describe("parseCases()", () => {
       "reports unknown fields in the documented words, on the key's line",
       "bad.yaml",
       "- expects:\n    rows: []\n  question: Q?\n",
-      `bad.yaml:1: unknown field(s) ['expects']; did you mean "expect"? allowed: counterexample, expect, id, ordered, precision, question, reference_sql, tags, tenant`,
+      `bad.yaml:1: unknown field(s) ['expects']; did you mean "expect"? allowed: counterexample, db, evidence, expect, id, ordered, precision, question, reference_sql, tags, tenant`,
     ],
     [
       "suggests tenant for tenat, and lists tenant and counterexample as allowed",
       "bad.yaml",
       "- question: Q?\n  tenat: s1\n",
-      `bad.yaml:2: unknown field(s) ['tenat']; did you mean "tenant"? allowed: counterexample, expect, id, ordered, precision, question, reference_sql, tags, tenant`,
+      `bad.yaml:2: unknown field(s) ['tenat']; did you mean "tenant"? allowed: counterexample, db, evidence, expect, id, ordered, precision, question, reference_sql, tags, tenant`,
     ],
     [
       "lists every unknown field and points at the first",
       "bad.yaml",
       "- question: Q?\n  tag: [a]\n  order: true\n",
-      `bad.yaml:2: unknown field(s) ['tag', 'order']; did you mean "tags", "ordered"? allowed: counterexample, expect, id, ordered, precision, question, reference_sql, tags, tenant`,
+      `bad.yaml:2: unknown field(s) ['tag', 'order']; did you mean "tags", "ordered"? allowed: counterexample, db, evidence, expect, id, ordered, precision, question, reference_sql, tags, tenant`,
     ],
     [
       "reports the line of the offending key in a later case",
@@ -267,7 +267,7 @@ describe("parseCases()", () => {
       "reports unknown fields in JSON on the key's line",
       "c.json",
       '[\n  {"question": "A?"},\n  {"question": "B?",\n   "expects": {}}\n]',
-      `c.json:4: unknown field(s) ['expects']; did you mean "expect"? allowed: counterexample, expect, id, ordered, precision, question, reference_sql, tags, tenant`,
+      `c.json:4: unknown field(s) ['expects']; did you mean "expect"? allowed: counterexample, db, evidence, expect, id, ordered, precision, question, reference_sql, tags, tenant`,
     ],
     [
       "reports a JSONL mistake at the case's line",

@@ -17,6 +17,7 @@ import {
   differences,
   sqlPatch,
 } from "./_apply_patch.ts";
+import { needs } from "./system_packages.ts";
 
 const dir = tempDir("dbagenteval-patch-cases-");
 after(() => dir.cleanup());
@@ -100,25 +101,29 @@ const cases: [string, string, string][] = [
   ],
 ];
 
-describe("db diff --sql and --changeset reproduce the after file", () => {
-  for (const [name, before, afterSql] of cases) {
-    it(`db diff --sql applied by the sqlite3 shell reproduces ${name}`, async () => {
-      const i = ++n;
-      const a = makeDb(dir.file(`a${i}.db`), before);
-      const b = makeDb(dir.file(`b${i}.db`), afterSql);
-      const patched = dir.file(`p${i}.db`);
-      assert.notDeepEqual(await differences(a, b), [], "the pair differs");
-      assert.equal(applySqlWithShell(a, await sqlPatch(a, b), patched), null);
-      assert.deepEqual(await differences(patched, b), []);
-    });
-    it(`db diff --changeset applied by sqlite3changeset_apply reproduces ${name}`, async () => {
-      const i = ++n;
-      const a = makeDb(dir.file(`a${i}.db`), before);
-      const b = makeDb(dir.file(`b${i}.db`), afterSql);
-      const patched = dir.file(`c${i}.db`);
-      const { bytes, omitted } = await changesetPatch(a, b);
-      assert.equal(await applyChangeset(a, bytes, patched), null);
-      assert.deepEqual(await differences(patched, b, omitted, false), []);
-    });
-  }
-});
+describe(
+  "db diff --sql and --changeset reproduce the after file",
+  { skip: needs("sqlite3") },
+  () => {
+    for (const [name, before, afterSql] of cases) {
+      it(`db diff --sql applied by the sqlite3 shell reproduces ${name}`, async () => {
+        const i = ++n;
+        const a = makeDb(dir.file(`a${i}.db`), before);
+        const b = makeDb(dir.file(`b${i}.db`), afterSql);
+        const patched = dir.file(`p${i}.db`);
+        assert.notDeepEqual(await differences(a, b), [], "the pair differs");
+        assert.equal(applySqlWithShell(a, await sqlPatch(a, b), patched), null);
+        assert.deepEqual(await differences(patched, b), []);
+      });
+      it(`db diff --changeset applied by sqlite3changeset_apply reproduces ${name}`, async () => {
+        const i = ++n;
+        const a = makeDb(dir.file(`a${i}.db`), before);
+        const b = makeDb(dir.file(`b${i}.db`), afterSql);
+        const patched = dir.file(`c${i}.db`);
+        const { bytes, omitted } = await changesetPatch(a, b);
+        assert.equal(await applyChangeset(a, bytes, patched), null);
+        assert.deepEqual(await differences(patched, b, omitted, false), []);
+      });
+    }
+  },
+);

@@ -29,6 +29,7 @@ import {
   differences,
   sqlPatch,
 } from "./_apply_patch.ts";
+import { needs } from "./system_packages.ts";
 
 const PAIRS = Number(process.env["DBAGENTEVAL_ROUNDTRIP_PAIRS"] ?? 60);
 const SEED = 27_100;
@@ -38,7 +39,9 @@ const THROUGH_CLI = 3;
 const dir = tempDir("dbagenteval-roundtrip-");
 after(() => dir.cleanup());
 
-describe(`db diff --sql and --changeset round trip (${PAIRS} seeded pairs, seed ${SEED})`, () => {
+describe(`db diff --sql and --changeset round trip (${PAIRS} seeded pairs, seed ${SEED})`, {
+  skip: needs("sqlite3"),
+}, () => {
   it("every pair patched with the shell and with sqlite3changeset_apply diffs unchanged", {
     timeout: 600_000,
   }, async () => {

@@ -180,9 +180,12 @@ describe("the commands in README.md and docs/", () => {
     const name = `${block.file}:${block.line}${block.skip ? ` (not run: ${block.skip})` : ""}`;
     // A block may start PGlite and load Chinook: seconds, more than Bun's default 5 s test timeout.
     // A block that runs Python or the sqlite3 shell needs them, which a fresh machine may lack.
-    const tools = (["python3", "sqlite3"] as const).filter((t) =>
-      new RegExp(`(^|[\\s;&|("'])${t}\\s`, "m").test(block.script)
-    );
+    // (`init --agent python` or `http` writes a project whose agent is Python.)
+    const uses = {
+      python3: /(^|[\s;&|("'])python3\s|--agent (python|http)\b/m,
+      sqlite3: /(^|[\s;&|("'])sqlite3\s/m,
+    } as const;
+    const tools = (["python3", "sqlite3"] as const).filter((t) => uses[t].test(block.script));
     const skip = block.skip ?? (tools.length > 0 ? needs(...tools) : false);
     it(name, { skip, timeout: 300_000 }, () => {
       // Output to a file, not a pipe: a process the block leaves behind

@@ -14,7 +14,6 @@ import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
-import process from "node:process";
 import { inflateSync } from "node:zlib";
 import { makeDb, tempDir } from "./fixtures.ts";
 import { ROOT, runCli } from "./cli.ts";

@@ -118,7 +118,16 @@ function selector(rnd: () => number, depth = 0): Record<string, unknown> {
   const rows: Record<string, unknown> = {};
   for (const k of kinds.length === 0 ? ["removed"] : kinds) rows[k] = rowCriterion(rnd, k);
   if (rnd() < 0.2) rows["by_key"] = { id: { $lte: Math.floor(rnd() * 30) } };
-  return rnd() < 0.3 ? { tables: { name: rnd() < 0.5 ? "t" : "u" }, rows } : { rows };
+  if (rnd() < 0.2) {
+    // A table's status alone: in a diff of cut diffs, whether its data changed is unproven.
+    return { tables: { status: rnd() < 0.5 ? "changed" : "unchanged" } };
+  }
+  if (rnd() >= 0.3) return { rows };
+  const name = rnd() < 0.5 ? "t" : "u";
+  return {
+    tables: rnd() < 0.5 ? { name } : { name, status: rnd() < 0.5 ? "changed" : "unchanged" },
+    rows,
+  };
 }
 
 const ALL: DiffOptions = { maxRows: 1_000_000, maxBytes: 1 << 30 };

@@ -24,7 +24,7 @@ const KINDS: readonly RowKind[] = ["added", "removed", "changed"];
  * diff of diffs), whose kept rows and counts are both unproven. A diff's own
  * cut table always counts more rows than it kept.
  */
-function derivedFromCut(table: TableDiff): boolean {
+export function derivedFromCut(table: TableDiff): boolean {
   return table.truncated && KINDS.every((k) => table.rows[k].length >= table.counts[k]);
 }
 

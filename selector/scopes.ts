@@ -18,7 +18,7 @@ import type { DatabaseChange, DatabaseDiff, TableDiff } from "../lib/diff/types.
 import { compileDatabases } from "./databases.ts";
 import { databaseChanged, type Planes, planesName, tableStatus } from "./planes.ts";
 import { compileRowCriterion, type RowCriterion, type RowKind } from "./row_criteria.ts";
-import type { TableFacts } from "./facts.ts";
+import { derivedFromCut, type TableFacts } from "./facts.ts";
 import { every, some, type Truth } from "./_truth.ts";
 import { compileTables } from "./tables.ts";
 import type { Selector } from "./types.ts";
@@ -71,8 +71,25 @@ export function compileScopes(selector: Selector, planes: Planes): Compiled {
       : criteria.length > 0
       ? every(criteria, (c) => c.decide(f.of(c, t)))
       : some(anyKind, (c) => c.decide(f.of(c, t)));
-  const tableHolds = (t: TableDiff, f: TableFacts): Truth =>
-    tableFilter !== null && !tableFilter.test(t) ? false : rowsHold(t, f);
+  // A table of a diff of cut diffs: whether its data changed is unproven, so
+  // a criterion on its status holds for sure only if it holds either way.
+  const filterHolds = (t: TableDiff): Truth => {
+    if (tableFilter === null) return true;
+    if (!derivedFromCut(t)) return tableFilter.test(t);
+    const as = (data: "changed" | "unchanged"): TableDiff => ({
+      ...t,
+      data_status: data,
+      status: t.schema_status !== "unchanged" ? t.schema_status : data,
+    });
+    const a = tableFilter.test(as("changed"));
+    return a === tableFilter.test(as("unchanged")) ? a : null;
+  };
+  const tableHolds = (t: TableDiff, f: TableFacts): Truth => {
+    const table = filterHolds(t);
+    if (table === false) return false;
+    const rowsToo = rowsHold(t, f);
+    return rowsToo === false ? false : table === null || rowsToo === null ? null : true;
+  };
   const databaseHolds = (db: DatabaseChange, f: TableFacts): Truth => {
     if (databases !== null && !databases.test(db)) return false;
     if (dbCriteria !== null && !dbCriteria.test(db)) return false;
@@ -121,7 +138,7 @@ export function compileScopes(selector: Selector, planes: Planes): Compiled {
       const where = planes.data && planes.schema ? "" : ` in the ${planesName(planes)} plane`;
       return [`${db.name}: no change${where}`];
     }
-    const candidates = db.tables.filter((t) => tableFilter === null || tableFilter.test(t));
+    const candidates = db.tables.filter((t) => filterHolds(t) !== false);
     if (candidates.length === 0) {
       const list = db.tables.slice(0, MAX_TABLES_SHOWN)
         .map((t) => `${t.name} ${tableStatus(t, planes)}`).join(", ");
@@ -134,9 +151,17 @@ export function compileScopes(selector: Selector, planes: Planes): Compiled {
     }
     if (unsure) {
       // Only the tables that cannot tell: those that fail do not decide it.
-      const open = candidates.filter((t) => rowsHold(t, f) === null);
+      const open = candidates.filter((t) => tableHolds(t, f) === null);
       const shown = open.slice(0, MAX_TABLES_SHOWN);
-      const lines = shown.map((t) => `${db.name} > ${t.name}: ${rowsReason(t, f, true)}`);
+      const lines = shown.map((t) =>
+        `${db.name} > ${t.name}: ${
+          filterHolds(t) === null
+            ? `cannot tell whether it meets ${
+              tableFilter!.describe()
+            }: it comes from diffs that did not keep every row`
+            : rowsReason(t, f, true)
+        }`
+      );
       if (open.length > shown.length) {
         lines.push(`${db.name}: and ${open.length - shown.length} more tables`);
       }

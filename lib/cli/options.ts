@@ -265,6 +265,12 @@ export const RUN_OPTIONS: readonly OptionSpec[] = [
       "when the agent's rows match the reference's, search for a database (from --db) on which its SQL is wrong",
   },
   {
+    flags: "--score <names>",
+    key: "score",
+    description:
+      "also score each question as a leaderboard does, beside our verdict, and list where they disagree: spider (test-suite-sql-eval), bird (EX and Soft-F1), bird-ex, bird-f1, bird-ves (comma-separated)",
+  },
+  {
     flags: "--verbose",
     key: "verbose",
     description:

@@ -45,6 +45,7 @@ import { type CheckLike, loadChecks, loadFunction } from "./_load_module.ts";
 import { type AgentOptions, checkAgentOptions, loadAgent } from "./_agent.ts";
 import { progressLine } from "./_progress.ts";
 import { humanStream } from "./_output.ts";
+import { parseScores, RunScores } from "./_scores.ts";
 import type { RuleSpec } from "./_builtin_rules.ts";
 
 /** The options of `run`, as cli.ts parses them (lib/cli/options.ts lists them). */
@@ -66,6 +67,7 @@ export interface RunOptions extends AgentOptions, ReportOptions {
   readonly timeout?: number;
   readonly verbose?: boolean;
   readonly counterexamples?: boolean;
+  readonly score?: string;
   readonly case?: readonly string[];
   readonly rerunFailed?: string;
   readonly resume?: string;
@@ -280,6 +282,8 @@ export async function runCommand(file: string | undefined, options: RunOptions):
   // With an output on stdout (-), the text for a person goes to stderr.
   const human = humanStream(Object.values(reportOutputs(options)));
   const counterexamples = counterexampleSettings(options);
+  const scores = parseScores(options.score);
+  const runScores = scores === undefined ? undefined : new RunScores(scores, selected);
   const reference = await loadExecutor(options, file, selected, timeout);
   const execute = reference?.execute;
   const databases = reference?.databases;
@@ -360,6 +364,7 @@ export async function runCommand(file: string | undefined, options: RunOptions):
         onResult: (r, i) => {
           stream.add(r, i);
           if (counterexamples !== undefined) notSearched.add(r);
+          runScores?.add(r);
         },
       }).finally(() => progress.done());
       run = await stream.finish(result.judgeCalls, result.durationMs, readBack);
@@ -382,6 +387,7 @@ export async function runCommand(file: string | undefined, options: RunOptions):
         onProgress: (done: number, total: number, r: CaseResult) => {
           progress.update(done, total);
           if (counterexamples !== undefined) notSearched.add(r);
+          runScores?.add(r);
         },
       }).finally(() => progress.done());
       run = {
@@ -407,6 +413,14 @@ export async function runCommand(file: string | undefined, options: RunOptions):
     }
     const notSearchedText = counterexamples === undefined ? undefined : notSearched.line();
     if (notSearchedText !== undefined) human.write(`${notSearchedText}\n`);
+    if (runScores !== undefined) {
+      const lines = await runScores.lines({
+        db: options.db,
+        dbDir: options.dbDir,
+        strictQuotes: options.strictQuotes,
+      });
+      human.write(`${lines.join("\n")}\n`);
+    }
     // What a run cost goes beside stdout.
     if (options.verbose === true) {
       process.stderr.write(`judge calls: ${judgeCalls}\n`);

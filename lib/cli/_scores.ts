@@ -1,0 +1,120 @@
+/**
+ * `run --score`: the leaderboards' scores of a run's questions beside our
+ * verdict (lib/compare), printed after the run's summary with every
+ * question where they disagree.
+ *
+ * @module
+ */
+import { UsageError } from "../errors.ts";
+import type { TestCase } from "../eval/case.ts";
+import type { CaseResult } from "../eval/suite.ts";
+import { DatabaseDir } from "../databases/db_dir.ts";
+import { type Database, openDatabase } from "../sqlite/database.ts";
+import { leaderboardScores, leaderboardText, type ScoredQuestion } from "../compare/leaderboard.ts";
+import type { Score } from "../compare/score.ts";
+import { SCORES, scoresNamed } from "../compare/scores.ts";
+import { type StoredExecutor, storedExecutor } from "../compare/stored.ts";
+
+/**
+ * The scores a `--score` value names (comma-separated).
+ *
+ * @param value the option's value
+ * @returns the scores, or undefined without the option
+ * @throws {UsageError} for a name that is not a score
+ */
+export function parseScores(value: string | undefined): Score[] | undefined {
+  if (value === undefined) return undefined;
+  const out: Score[] = [];
+  for (const name of value.split(",").map((s) => s.trim()).filter((s) => s !== "")) {
+    const scores = scoresNamed(name);
+    if (scores === undefined) {
+      throw new UsageError(
+        `--score ${JSON.stringify(name)} is not a score; use one of: bird, ${
+          Object.keys(SCORES).join(", ")
+        }`,
+      );
+    }
+    for (const s of scores) if (!out.includes(s)) out.push(s);
+  }
+  if (out.length === 0) throw new UsageError("--score needs a name: spider, bird, bird-ves, ...");
+  return out;
+}
+
+/** Where a case's SQLite database is, for the scores. */
+export interface ScoreDatabases {
+  readonly db?: string | undefined;
+  readonly dbDir?: string | undefined;
+  readonly strictQuotes?: boolean | undefined;
+}
+
+/** Collects what the scores need from each finished case, then scores them all. */
+export class RunScores {
+  readonly #scores: readonly Score[];
+  readonly #cases: ReadonlyMap<string, TestCase>;
+  readonly #questions: (Omit<ScoredQuestion, "execute"> & { readonly db: string | undefined })[] =
+    [];
+
+  /**
+   * @param scores the scores asked for
+   * @param cases the run's cases
+   */
+  constructor(scores: readonly Score[], cases: readonly TestCase[]) {
+    this.#scores = scores;
+    this.#cases = new Map(cases.map((c) => [c.id, c]));
+  }
+
+  /** @param r a finished case */
+  add(r: CaseResult): void {
+    const c = this.#cases.get(r.id);
+    const sql = r.scorecard.trace?.lastOf("generate")?.output;
+    this.#questions.push({
+      id: r.id,
+      gold: c?.reference_sql,
+      predicted: typeof sql === "string" ? sql : undefined,
+      ours: r.verdict === "PASS",
+      ordered: c?.ordered ?? false,
+      precision: c?.precision ?? 2,
+      db: c?.db,
+    });
+  }
+
+  /**
+   * Scores the questions, each on its case's SQLite database (opened once
+   * and only read).
+   *
+   * @param where --db or --db-dir
+   * @returns the lines to print
+   */
+  async lines(where: ScoreDatabases): Promise<string[]> {
+    const dir = where.dbDir === undefined ? undefined : new DatabaseDir(where.dbDir);
+    const open = new Map<string, Database>();
+    const executor = async (db: string | undefined): Promise<StoredExecutor | undefined> => {
+      const path = db !== undefined && dir !== undefined
+        ? dir.path(db)
+        : where.db !== undefined && !/^(postgres(ql)?:|pglite:)/.test(where.db)
+        ? where.db
+        : undefined;
+      if (path === undefined) return undefined;
+      let d = open.get(path);
+      if (d === undefined) {
+        d = await openDatabase(path, { strictQuotes: where.strictQuotes });
+        open.set(path, d);
+      }
+      return storedExecutor(d);
+    };
+    try {
+      const questions: ScoredQuestion[] = [];
+      for (const { db, ...q } of this.#questions) {
+        questions.push({ ...q, execute: await executor(db) });
+      }
+      if (!questions.some((q) => q.execute !== undefined && q.gold !== undefined)) {
+        return [
+          "--score: no case has reference_sql and a SQLite database (--db FILE or --db-dir), nothing scored",
+        ];
+      }
+      return leaderboardText(await leaderboardScores(questions, this.#scores));
+    } finally {
+      open.forEach((d) => d.close());
+    }
+  }
+}

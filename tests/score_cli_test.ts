@@ -1,0 +1,87 @@
+/**
+ * `dbagenteval run --score`: the leaderboards' scores beside our verdict,
+ * on Spider's own gold and predictions files.
+ */
+import { after, describe, it } from "node:test";
+import assert from "node:assert/strict";
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { runCli } from "./cli.ts";
+import { tempDir } from "./fixtures.ts";
+
+const dir = tempDir("dbagenteval-score-");
+after(() => dir.cleanup());
+const SPIDER_DB = path.resolve(import.meta.dirname!, "data/spider/database");
+
+function write(name: string, text: string): string {
+  const file = dir.file(name);
+  fs.writeFileSync(file, text);
+  return file;
+}
+
+describe("run --score", () => {
+  const gold = () =>
+    write(
+      "gold.sql",
+      [
+        "SELECT DISTINCT country FROM singer\tconcert_singer",
+        "SELECT name FROM singer WHERE age > 40\tconcert_singer",
+        "SELECT count(*) FROM singer\tconcert_singer",
+      ].join("\n") + "\n",
+    );
+  const pred = () =>
+    write(
+      "pred.sql",
+      [
+        "SELECT country FROM singer", // a missing DISTINCT: Spider's evaluator strips it from the gold too
+        "SELECT name, age FROM singer WHERE age > 40", // an extra column: ours allows it
+        "SELECT count(*) FROM singer",
+      ].join("\n") + "\n",
+    );
+
+  it("prints each score beside ours and the questions where they disagree, with the reason", () => {
+    const r = runCli([
+      "run",
+      gold(),
+      "--predictions",
+      pred(),
+      "--db-dir",
+      SPIDER_DB,
+      "--score",
+      "spider,bird-ex",
+    ]);
+    assert.equal(r.code, 1, r.stderr); // our verdict decides the exit code: question 1 fails
+    const lines = r.stdout.split("\n");
+    const at = lines.findIndex((l) => l.startsWith("spider:"));
+    assert.ok(at >= 0, r.stdout);
+    assert.equal(lines[at], "spider: 66.7% over 3 questions (ours: 66.7%); 2 disagree:");
+    assert.match(
+      lines[at + 1]!,
+      /^ {2}0: spider PASS, ours FAIL: the official evaluator removes DISTINCT/,
+    );
+    assert.match(lines[at + 2]!, /^ {2}1: spider FAIL, ours PASS: 2 columns for the gold's 1/);
+    assert.match(r.stdout, /^bird-ex: 66\.7% over 3 questions \(ours: 66\.7%\); 2 disagree:$/m);
+    assert.match(
+      r.stdout,
+      /^ {2}0: bird-ex PASS, ours FAIL: duplicate rows or row order: BIRD compares sets of rows/m,
+    );
+  });
+
+  it("refuses a name that is not a score, naming the ones there are", () => {
+    const r = runCli([
+      "run",
+      gold(),
+      "--predictions",
+      pred(),
+      "--db-dir",
+      SPIDER_DB,
+      "--score",
+      "spyder",
+    ]);
+    assert.equal(r.code, 2);
+    assert.match(
+      r.stderr,
+      /--score "spyder" is not a score; use one of: bird, spider, bird-ex, bird-f1, bird-ves/,
+    );
+  });
+});

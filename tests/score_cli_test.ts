@@ -67,6 +67,38 @@ describe("run --score", () => {
     );
   });
 
+  it("writes the scores and the disagreements into the run file", () => {
+    const out = dir.file("run.json");
+    const r = runCli([
+      "run",
+      gold(),
+      "--predictions",
+      pred(),
+      "--db-dir",
+      SPIDER_DB,
+      "--score",
+      "spider",
+      "--json",
+      out,
+    ]);
+    assert.equal(r.code, 1, r.stderr);
+    const run = JSON.parse(fs.readFileSync(out, "utf8"));
+    assert.equal(run.totals.total, 3);
+    assert.deepEqual(
+      run.scores.map((
+        s: { name: string; total: number; ours: number; questions: number },
+      ) => [s.name, s.total, s.ours, s.questions]),
+      [["spider", 66.667, 66.667, 3]],
+    );
+    assert.deepEqual(
+      run.scores[0].disagreements.map((
+        d: { id: string; official: boolean; ours: boolean },
+      ) => [d.id, d.official, d.ours]),
+      [["0", true, false], ["1", false, true]],
+    );
+    assert.match(run.scores[0].disagreements[1].reason, /2 columns for the gold's 1/);
+  });
+
   it("refuses a name that is not a score, naming the ones there are", () => {
     const r = runCli([
       "run",

@@ -8,6 +8,7 @@
 import { UsageError } from "../errors.ts";
 import type { TestCase } from "../eval/case.ts";
 import type { CaseResult } from "../eval/suite.ts";
+import type { RunFileScore } from "../eval/run_file.ts";
 import { DatabaseDir } from "../databases/db_dir.ts";
 import { type Database, openDatabase } from "../sqlite/database.ts";
 import { leaderboardScores, leaderboardText, type ScoredQuestion } from "../compare/leaderboard.ts";
@@ -83,9 +84,11 @@ export class RunScores {
    * and only read).
    *
    * @param where --db or --db-dir
-   * @returns the lines to print
+   * @returns the lines to print and the run file's `scores`
    */
-  async lines(where: ScoreDatabases): Promise<string[]> {
+  async score(
+    where: ScoreDatabases,
+  ): Promise<{ readonly lines: string[]; readonly scores: RunFileScore[] }> {
     const dir = where.dbDir === undefined ? undefined : new DatabaseDir(where.dbDir);
     const open = new Map<string, Database>();
     const executor = async (db: string | undefined): Promise<StoredExecutor | undefined> => {
@@ -108,11 +111,25 @@ export class RunScores {
         questions.push({ ...q, execute: await executor(db) });
       }
       if (!questions.some((q) => q.execute !== undefined && q.gold !== undefined)) {
-        return [
-          "--score: no case has reference_sql and a SQLite database (--db FILE or --db-dir), nothing scored",
-        ];
+        return {
+          lines: [
+            "--score: no case has reference_sql and a SQLite database (--db FILE or --db-dir), nothing scored",
+          ],
+          scores: [],
+        };
       }
-      return leaderboardText(await leaderboardScores(questions, this.#scores));
+      const results = await leaderboardScores(questions, this.#scores);
+      return {
+        lines: leaderboardText(results),
+        scores: results.map((r) => ({
+          name: r.name,
+          total: Math.round(r.total * 1000) / 1000,
+          ours: Math.round(r.ours * 1000) / 1000,
+          questions: r.questions,
+          no_verdict: r.noVerdict,
+          disagreements: r.disagreements.map((d) => ({ ...d })),
+        })),
+      };
     } finally {
       open.forEach((d) => d.close());
     }

@@ -99,18 +99,21 @@ export class StreamedRun {
    * @param judgeCalls judge calls of this run
    * @param durationMs wall time of this run
    * @param readBack whether the caller needs the whole run (reports)
+   * @param scores the leaderboard scores (--score), written after the totals
    * @returns the run file, when read back
    */
   async finish(
     judgeCalls: number,
     durationMs: number,
     readBack: boolean,
+    scores?: RunFile["scores"],
   ): Promise<RunFile | undefined> {
     this.#writer?.finish({
       totals: this.tally.totals,
       failures_by_stage: this.tally.failuresByStage,
       judge_calls: judgeCalls + (this.#resumed?.judge_calls ?? 0),
       duration_ms: Math.round((durationMs + (this.#resumed?.duration_ms ?? 0)) * 10) / 10,
+      ...(scores === undefined ? {} : { scores }),
     });
     return readBack && this.#file !== undefined ? await readRunFile(this.#file) : undefined;
   }

@@ -330,6 +330,13 @@ export async function runCommand(file: string | undefined, options: RunOptions):
       }),
     };
     const notSearched = notSearchedCounter(selected);
+    let scored: Awaited<ReturnType<RunScores["score"]>> | undefined;
+    const scoreRun = () =>
+      runScores?.score({
+        db: options.db,
+        dbDir: options.dbDir,
+        strictQuotes: options.strictQuotes,
+      });
     let exitCode: 0 | 1;
     let judgeCalls: number;
     let ran: number;
@@ -367,7 +374,8 @@ export async function runCommand(file: string | undefined, options: RunOptions):
           runScores?.add(r);
         },
       }).finally(() => progress.done());
-      run = await stream.finish(result.judgeCalls, result.durationMs, readBack);
+      scored = await scoreRun();
+      run = await stream.finish(result.judgeCalls, result.durationMs, readBack, scored?.scores);
       exitCode = stream.tally.exitCode;
       judgeCalls = result.judgeCalls;
       ran = stream.tally.totals.total;
@@ -390,11 +398,13 @@ export async function runCommand(file: string | undefined, options: RunOptions):
           runScores?.add(r);
         },
       }).finally(() => progress.done());
+      scored = await scoreRun();
       run = {
         ...toRunFile(result),
         ...fields,
         repeat,
         min_pass_rate: options.minPassRate ?? 1,
+        ...(scored === undefined ? {} : { scores: scored.scores }),
       };
       exitCode = result.exitCode;
       judgeCalls = result.judgeCalls;
@@ -413,14 +423,7 @@ export async function runCommand(file: string | undefined, options: RunOptions):
     }
     const notSearchedText = counterexamples === undefined ? undefined : notSearched.line();
     if (notSearchedText !== undefined) human.write(`${notSearchedText}\n`);
-    if (runScores !== undefined) {
-      const lines = await runScores.lines({
-        db: options.db,
-        dbDir: options.dbDir,
-        strictQuotes: options.strictQuotes,
-      });
-      human.write(`${lines.join("\n")}\n`);
-    }
+    if (scored !== undefined) human.write(`${scored.lines.join("\n")}\n`);
     // What a run cost goes beside stdout.
     if (options.verbose === true) {
       process.stderr.write(`judge calls: ${judgeCalls}\n`);

@@ -200,6 +200,38 @@ export interface RunFileShard {
 }
 
 /**
+ * One leaderboard score of a run (`run --score`): its total beside our pass
+ * rate over the same questions, and every question where the two disagree.
+ *
+ * @example
+ * ```ts
+ * import type { RunFileScore } from "./run_file.ts";
+ * const score: RunFileScore = {
+ *   name: "spider", total: 45.5, ours: 42.6, questions: 972, no_verdict: 0,
+ *   disagreements: [{ id: "55", value: 1, official: true, ours: false, detail: "the same rows", reason: "DISTINCT" }],
+ * };
+ * ```
+ */
+export interface RunFileScore {
+  readonly name: string;
+  /** The leaderboard's number, in percent. */
+  readonly total: number;
+  /** Our pass rate over the same questions, in percent. */
+  readonly ours: number;
+  readonly questions: number;
+  /** Questions left out because their gold SQL failed. */
+  readonly no_verdict: number;
+  readonly disagreements: readonly {
+    readonly id: string;
+    readonly value: number;
+    readonly official: boolean;
+    readonly ours: boolean;
+    readonly detail: string;
+    readonly reason: string;
+  }[];
+}
+
+/**
  * A whole run, as `run --json` saves it.
  *
  * @example
@@ -238,6 +270,8 @@ export interface RunFile {
   readonly repeat?: number;
   /** With --repeat: the share of attempts a case must pass (--min-pass-rate). */
   readonly min_pass_rate?: number;
+  /** With --score: each leaderboard score beside ours, and the questions where they disagree. */
+  readonly scores?: readonly RunFileScore[];
   /**
    * Only when read back from a run that was stopped before its end (killed,
    * Ctrl-C): true. Its totals count the cases it has; `run --resume` finishes it.
@@ -487,6 +521,21 @@ const RunFileSchema = v.object({
   })),
   repeat: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1))),
   min_pass_rate: v.optional(v.pipe(v.number(), v.minValue(0), v.maxValue(1))),
+  scores: v.optional(v.array(v.object({
+    name: v.string(),
+    total: v.number(),
+    ours: v.number(),
+    questions: Count,
+    no_verdict: Count,
+    disagreements: v.array(v.object({
+      id: v.string(),
+      value: v.number(),
+      official: v.boolean(),
+      ours: v.boolean(),
+      detail: v.string(),
+      reason: v.string(),
+    })),
+  }))),
   partial: v.optional(v.boolean()),
 });
 

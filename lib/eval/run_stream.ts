@@ -30,7 +30,7 @@ export type RunFileHeader = Omit<
 /** The fields of a run file that come after its cases. */
 export type RunFileEnd = Pick<
   RunFile,
-  "totals" | "failures_by_stage" | "judge_calls" | "duration_ms"
+  "totals" | "failures_by_stage" | "judge_calls" | "duration_ms" | "scores"
 >;
 
 const CASES_OPEN = ',"cases":[';

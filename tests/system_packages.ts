@@ -39,8 +39,10 @@ export const CHROMIUM: string = process.env["CHROMIUM"] ?? which("chromium") ?? 
 export const ARM64_SYSROOT = "/usr/aarch64-linux-gnu";
 
 interface SystemTool {
-  /** The Debian package to install. */
+  /** The Debian package to install (for Bun: the npm package). */
   readonly package: string;
+  /** The command that installs it, when not `apt-get install PACKAGE`. */
+  readonly install?: string;
   /** What it is for in the tests. */
   readonly usedFor: string;
   readonly found: () => boolean;
@@ -48,6 +50,12 @@ interface SystemTool {
 
 /** Every tool a test may need, with its package. */
 export const SYSTEM_TOOLS = {
+  bun: {
+    package: "bun",
+    install: "npm install -g bun",
+    usedFor: "Bun, which builds the release binary and installs the packed package",
+    found: () => onPath("bun"),
+  },
   python3: {
     package: "python3",
     usedFor: "the Python and HTTP example agents",
@@ -90,6 +98,10 @@ export function systemRequired(): boolean {
 
 const said = new Set<string>();
 
+function installCommand(tool: SystemTool): string {
+  return tool.install ?? `apt-get install ${tool.package}`;
+}
+
 /**
  * What to pass as node:test's `skip` for a test that needs these tools: false
  * when all are there, else the reason, also written once on stderr as
@@ -102,8 +114,9 @@ const said = new Set<string>();
 export function needs(...tools: SystemToolName[]): string | false {
   const missing = tools.filter((t) => !SYSTEM_TOOLS[t].found());
   if (missing.length === 0) return false;
-  const packages = [...new Set(missing.map((t) => SYSTEM_TOOLS[t].package))];
-  const reason = `needs ${missing.join(" and ")}: apt-get install ${packages.join(" ")}`;
+  const reason = `needs ${missing.join(" and ")}: ${
+    [...new Set(missing.map((t) => installCommand(SYSTEM_TOOLS[t])))].join("; ")
+  }`;
   if (systemRequired()) {
     throw new Error(`DBAGENTEVAL_REQUIRE_SYSTEM=1 but this test ${reason}`);
   }
@@ -112,7 +125,7 @@ export function needs(...tools: SystemToolName[]): string | false {
     said.add(t);
     const tool = SYSTEM_TOOLS[t];
     process.stderr.write(
-      `SKIPPING tests that need ${t} (${tool.usedFor}): apt-get install ${tool.package}\n`,
+      `SKIPPING tests that need ${t} (${tool.usedFor}): ${installCommand(tool)}\n`,
     );
   }
   return reason;

@@ -19,6 +19,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import process from "node:process";
 import { VERSION } from "../lib/version.ts";
+import { needs } from "../tests/system_packages.ts";
 
 const ROOT = path.resolve(import.meta.dirname ?? ".", "..");
 const CHINOOK = path.join(ROOT, "examples", "chinook", "Chinook_Sqlite.sqlite");
@@ -101,7 +102,7 @@ describe("the library from a project outside the repository", () => {
     assert.equal(run("deno", ["run", "--allow-all", "--quiet", "main.ts"], app), EXPECTED);
   });
 
-  it("runs in a Bun project that installed the package's tarball", () => {
+  it("runs in a Bun project that installed the package's tarball", { skip: needs("bun") }, () => {
     run("bun", ["pm", "pack", "--quiet", "--destination", dir], ROOT);
     const tarball = fs.readdirSync(dir).find((f) => f.endsWith(".tgz"));
     assert.ok(tarball !== undefined, "bun pm pack wrote no tarball");

@@ -99,6 +99,28 @@ describe("run --score", () => {
     assert.match(run.scores[0].disagreements[1].reason, /2 columns for the gold's 1/);
   });
 
+  it("shows the scores in the Markdown report", () => {
+    const md = dir.file("report.md");
+    runCli([
+      "run",
+      gold(),
+      "--predictions",
+      pred(),
+      "--db-dir",
+      SPIDER_DB,
+      "--score",
+      "spider",
+      "--md",
+      md,
+    ]);
+    const text = fs.readFileSync(md, "utf8");
+    assert.match(
+      text,
+      /## Score: spider\n\n66\.7% over 3 questions \(ours: 66\.7%\); 2 disagree\./,
+    );
+    assert.match(text, /\| 1 \| FAIL \| PASS \| 2 columns for the gold's 1/);
+  });
+
   it("refuses a name that is not a score, naming the ones there are", () => {
     const r = runCli([
       "run",

@@ -6,7 +6,7 @@
  */
 import { PASS, SKIP } from "./check.ts";
 import { caseProblems, type SuiteResult } from "./suite.ts";
-import { type RunFile, toRunFile } from "./run_file.ts";
+import { type RunFile, type RunFileScore, toRunFile } from "./run_file.ts";
 import { jsonText } from "./_json.ts";
 import { passAtK, passHatK } from "./pass_at_k.ts";
 
@@ -75,7 +75,31 @@ export function markdownReport(result: SuiteResult | RunFile): string {
     for (const [stage, n] of stages) lines.push(`| ${cell(stage)} | ${n} |`);
   }
   if (run.repeat !== undefined) lines.push(...repeatSection(run, run.repeat));
+  for (const score of run.scores ?? []) lines.push(...scoreSection(score));
   return lines.join("\n");
+}
+
+/** With --score: the leaderboard's total beside ours, and where they disagree. */
+function scoreSection(score: RunFileScore): string[] {
+  const lines = [
+    "",
+    `## Score: ${score.name}`,
+    "",
+    `${score.total.toFixed(1)}% over ${score.questions} questions (ours: ${
+      score.ours.toFixed(1)
+    }%); ${score.disagreements.length} disagree.`,
+  ];
+  if (score.disagreements.length > 0) {
+    lines.push("", `| Case | ${cell(score.name)} | Ours | Why |`, "| --- | --- | --- | --- |");
+    for (const d of score.disagreements) {
+      lines.push(
+        `| ${cell(d.id)} | ${d.official ? "PASS" : "FAIL"} | ${d.ours ? "PASS" : "FAIL"} | ${
+          cell(d.reason)
+        } |`,
+      );
+    }
+  }
+  return lines;
 }
 
 /** With --repeat: each case's passes, pass@k and pass^k (k = the repeat count), and flakiness. */

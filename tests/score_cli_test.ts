@@ -121,6 +121,31 @@ describe("run --score", () => {
     assert.match(text, /\| 1 \| FAIL \| PASS \| 2 columns for the gold's 1/);
   });
 
+  it("shows the scores in the HTML report", () => {
+    const html = dir.file("report.html");
+    runCli([
+      "run",
+      gold(),
+      "--predictions",
+      pred(),
+      "--db-dir",
+      SPIDER_DB,
+      "--score",
+      "spider",
+      "--html",
+      html,
+    ]);
+    const text = fs.readFileSync(html, "utf8");
+    assert.match(
+      text,
+      /<h2>Score: spider<\/h2>\n<p>66\.7% over 3 questions \(ours: 66\.7%\); 2 disagree\.<\/p>/,
+    );
+    assert.match(
+      text,
+      /<tr><td>1<\/td><td class="v-FAIL">FAIL<\/td><td class="v-PASS">PASS<\/td><td>2 columns for the gold's 1/,
+    );
+  });
+
   it("refuses a name that is not a score, naming the ones there are", () => {
     const r = runCli([
       "run",

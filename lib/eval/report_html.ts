@@ -111,6 +111,33 @@ function row(c: RunFileCase, i: number): string {
  */
 const FIRST_ROWS = 100;
 
+/** With --score: each leaderboard's total beside ours and the questions where they disagree. */
+function scores(run: RunFile): string {
+  return (run.scores ?? []).map((s) => {
+    const rows = s.disagreements.map((d) =>
+      `<tr><td>${esc(d.id)}</td><td class="v-${d.official ? "PASS" : "FAIL"}">${
+        d.official ? "PASS" : "FAIL"
+      }</td><td class="v-${d.ours ? "PASS" : "FAIL"}">${d.ours ? "PASS" : "FAIL"}</td><td>${
+        esc(d.reason)
+      }</td></tr>`
+    ).join("\n");
+    const table = s.disagreements.length === 0 ? "" : `
+<table class="scores"><thead><tr><th>Case</th><th>${
+      esc(s.name)
+    }</th><th>Ours</th><th>Why</th></tr></thead>
+<tbody>
+${rows}
+</tbody></table>`;
+    return `<section class="score">
+<h2>Score: ${esc(s.name)}</h2>
+<p>${s.total.toFixed(1)}% over ${s.questions} questions (ours: ${
+      s.ours.toFixed(1)
+    }%); ${s.disagreements.length} disagree.</p>${table}
+</section>
+`;
+  }).join("");
+}
+
 function options(values: readonly string[]): string {
   return values.map((v) => `<option value="${esc(v)}">${esc(v)}</option>`).join("");
 }
@@ -175,7 +202,7 @@ export function htmlReport(run: RunFile): string {
 <h2>Failures by first failing stage</h2>
 ${chart(run)}
 </section>
-<section>
+${scores(run)}<section>
 <h2>Cases</h2>
 <form id="filters" class="filters" onsubmit="return false">
 <label>Verdict <select id="f-verdict"><option value="">all</option>${

@@ -9,10 +9,11 @@
 import { after, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import * as fs from "node:fs";
-import { openMemoryDatabase } from "../lib/sqlite/database.ts";
-import { loadSqlite } from "../lib/sqlite/_wasm.ts";
-import { diffSqliteDatabases, streamSqliteDiff } from "../lib/diff/diff_sqlite.ts";
-import { ChangesetRenderer } from "../lib/diff/render_changeset.ts";
+import { diffSqliteDatabases } from "../lib/diff/diff_sqlite.ts";
+import {
+  applyChangeset as applyChangesetTo,
+  changesetPatch as changesetOf,
+} from "./_apply_patch.ts";
 import { makeDb, tempDir } from "./fixtures.ts";
 import { runCli } from "./cli.ts";
 import { buildPair } from "./_diff_pairs.ts";
@@ -20,70 +21,9 @@ import { buildPair } from "./_diff_pairs.ts";
 const dir = tempDir("dbagenteval-changeset-");
 after(() => dir.cleanup());
 
-interface ApplyCapi {
-  sqlite3_malloc(n: number): number;
-  sqlite3_free(p: number): void;
-  sqlite3_deserialize(
-    db: number,
-    schema: string,
-    data: number,
-    size: number,
-    buffer: number,
-    flags: number,
-  ): number;
-  sqlite3changeset_apply(
-    db: number,
-    n: number,
-    p: number,
-    filter: number,
-    conflict: (ctx: number, kind: number, iter: number) => number,
-    ctx: number,
-  ): number;
-}
-
-/** Applies `changeset` to an in-memory copy of `file` and writes the result to `out`. */
+/** Applies `changeset` to a copy of `file` at `out`; any conflict fails the test. */
 async function applyChangeset(file: string, changeset: Uint8Array, out: string): Promise<void> {
-  const sqlite = await loadSqlite();
-  const capi = sqlite.capi as unknown as ApplyCapi;
-  const db = await openMemoryDatabase();
-  try {
-    const bytes = fs.readFileSync(file);
-    bytes[18] = 1; // a WAL-mode header cannot be deserialized; the pages are the same
-    bytes[19] = 1;
-    const p = capi.sqlite3_malloc(Math.max(bytes.length, 1));
-    sqlite.wasm.heap8u().set(bytes, p);
-    assert.equal(capi.sqlite3_deserialize(db.handle, "main", p, bytes.length, bytes.length, 3), 0);
-    const c = capi.sqlite3_malloc(Math.max(changeset.length, 1));
-    sqlite.wasm.heap8u().set(changeset, c);
-    const conflicts: number[] = [];
-    // SQLITE_CHANGESET_ABORT (2) on any conflict.
-    const rc = capi.sqlite3changeset_apply(db.handle, changeset.length, c, 0, (_x, kind) => {
-      conflicts.push(kind);
-      return 2;
-    }, 0);
-    capi.sqlite3_free(c);
-    assert.deepEqual(conflicts, [], "conflicts while applying");
-    assert.equal(rc, 0, `sqlite3changeset_apply returned ${rc}`);
-    fs.writeFileSync(out, sqlite.capi.sqlite3_js_db_export(db.handle));
-  } finally {
-    db.close();
-  }
-}
-
-async function changesetOf(
-  a: string,
-  b: string,
-): Promise<{ bytes: Uint8Array; omitted: string[] }> {
-  const chunks: Uint8Array[] = [];
-  const renderer = new ChangesetRenderer({ write: (x) => void chunks.push(x.slice()) });
-  await streamSqliteDiff(a, b, { maxRows: 0 }, renderer);
-  const bytes = new Uint8Array(chunks.reduce((n, x) => n + x.length, 0));
-  let at = 0;
-  for (const x of chunks) {
-    bytes.set(x, at);
-    at += x.length;
-  }
-  return { bytes, omitted: renderer.omitted.map((o) => o.table) };
+  assert.equal(await applyChangesetTo(file, changeset, out), null);
 }
 
 describe("db diff --changeset", () => {

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { errorText, type ScoreInput } from "./score.ts";
+import { errorText, type ScoreInput, type ScoreOutcome } from "./score.ts";
 import type { StoredRows } from "./stored.ts";
 
 /** Both results, or why there are none (the scripts then give the question 0). */
@@ -44,4 +44,21 @@ export async function birdRows(input: ScoreInput): Promise<BirdRows> {
     return { ok: false, detail: "a TEXT value is not UTF-8 (Python's sqlite3 cannot decode it)" };
   }
   return { ok: true, predicted, gold };
+}
+
+/**
+ * The outcome of a question whose rows could not be had: 0, with why.
+ *
+ * @param r the failed {@link birdRows}
+ * @returns the question's outcome, naming a failing gold
+ */
+export function noRowsOutcome(
+  r: { readonly detail: string; readonly goldError?: string },
+): ScoreOutcome {
+  return {
+    value: 0,
+    correct: false,
+    detail: r.detail,
+    ...(r.goldError === undefined ? {} : { goldError: r.goldError }),
+  };
 }

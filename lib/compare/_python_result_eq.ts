@@ -10,23 +10,12 @@
  */
 import { compareCodePoints, pyKey, pyRowKey, pyStrWithType } from "./_python_values.ts";
 import type { StoredRows, StoredValue } from "./stored.ts";
+import { sameMultiset } from "./_multiset.ts";
 
 function unorderRow(row: readonly StoredValue[]): string {
   const keyed = row.map((v) => [pyStrWithType(v), v] as const);
   keyed.sort((a, b) => compareCodePoints(a[0], b[0]));
   return pyRowKey(keyed.map(([, v]) => v));
-}
-
-function sameBag(a: readonly string[], b: readonly string[]): boolean {
-  if (a.length !== b.length) return false;
-  const counts = new Map<string, number>();
-  for (const k of a) counts.set(k, (counts.get(k) ?? 0) + 1);
-  for (const k of b) {
-    const c = counts.get(k);
-    if (c === undefined || c === 0) return false;
-    counts.set(k, c - 1);
-  }
-  return true;
 }
 
 function sameSet(a: readonly string[], b: readonly string[]): boolean {
@@ -67,7 +56,7 @@ export function spiderResultEq(
   const s2 = p.map(unorderRow);
   if (orderMatters ? !s1.every((k, i) => k === s2[i]) : !sameSet(s1, s2)) {
     // Unordered the bags agree, so only the order can differ.
-    return orderMatters && sameSet(s1, s2) && sameBag(s1, s2) ? "row order" : "values";
+    return orderMatters && sameSet(s1, s2) && sameMultiset(s1, s2) ? "row order" : "values";
   }
   const goldKeys = g.map((row) => row.map(pyKey));
   const predKeys = p.map((row) => row.map(pyKey));
@@ -86,10 +75,10 @@ export function spiderResultEq(
     const rows = predKeys.map((r) => JSON.stringify(perm.map((j) => r[j]!)));
     if (orderMatters) {
       if (rows.every((k, i) => k === goldRows[i])) return true;
-      if (sameBag(goldRows, rows)) orderOnly = true;
+      if (sameMultiset(goldRows, rows)) orderOnly = true;
       return false;
     }
-    return sameSet(goldRows, rows) && sameBag(goldRows, rows);
+    return sameSet(goldRows, rows) && sameMultiset(goldRows, rows);
   };
   const search = (c: number): boolean => {
     if (c === cols) return tryPerm();

@@ -37,6 +37,7 @@
  */
 import { isRowSet, type RowSet, toRowSet } from "../row_set.ts";
 import { normalizeNumber } from "./normalize.ts";
+import { sameMultiset } from "./_multiset.ts";
 
 /**
  * How to compare, from the case.
@@ -92,18 +93,6 @@ export function cellKey(value: unknown, precision: number): string {
     return `o{${entries.map(([k, v]) => `${k}\u0002${cellKey(v, precision)}`).join("\u0001")}}`;
   }
   return `t${String(value)}`;
-}
-
-function sameMultiset(a: Cells, b: Cells): boolean {
-  if (a.length !== b.length) return false;
-  const counts = new Map<string, number>();
-  for (const k of a) counts.set(k, (counts.get(k) ?? 0) + 1);
-  for (const k of b) {
-    const c = counts.get(k);
-    if (c === undefined || c === 0) return false;
-    counts.set(k, c - 1);
-  }
-  return true;
 }
 
 function indexBy(names: readonly string[], key: (name: string) => string): Map<string, number[]> {

@@ -7,7 +7,7 @@
  * @module
  */
 import { pyRowKey } from "./_python_values.ts";
-import { birdRows } from "./_bird_rows.ts";
+import { birdRows, noRowsOutcome } from "./_bird_rows.ts";
 import { meanPercent, type Score, type ScoreInput, type ScoreOutcome } from "./score.ts";
 import type { StoredRows } from "./stored.ts";
 
@@ -43,14 +43,10 @@ export function birdSetEqual(predicted: StoredRows, gold: StoredRows): boolean {
  */
 export async function scoreBirdEx(input: ScoreInput): Promise<ScoreOutcome> {
   const r = await birdRows(input);
-  if (!r.ok) return { value: 0, correct: false, detail: r.detail, ...goldError(r) };
+  if (!r.ok) return noRowsOutcome(r);
   return birdSetEqual(r.predicted, r.gold)
     ? { value: 1, correct: true, detail: "the same set of rows" }
     : { value: 0, correct: false, detail: "a different set of rows" };
-}
-
-function goldError(r: { readonly goldError?: string }): { goldError?: string } {
-  return r.goldError === undefined ? {} : { goldError: r.goldError };
 }
 
 /**

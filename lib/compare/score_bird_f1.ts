@@ -8,7 +8,7 @@
  * @module
  */
 import { pyKey, pyRowKey } from "./_python_values.ts";
-import { birdRows } from "./_bird_rows.ts";
+import { birdRows, noRowsOutcome } from "./_bird_rows.ts";
 import { meanPercent, type Score, type ScoreInput, type ScoreOutcome } from "./score.ts";
 import type { StoredValue } from "./stored.ts";
 
@@ -84,14 +84,7 @@ export function softF1(predicted: readonly Row[], gold: readonly Row[]): number 
  */
 export async function scoreBirdF1(input: ScoreInput): Promise<ScoreOutcome> {
   const r = await birdRows(input);
-  if (!r.ok) {
-    return {
-      value: 0,
-      correct: false,
-      detail: r.detail,
-      ...(r.goldError === undefined ? {} : { goldError: r.goldError }),
-    };
-  }
+  if (!r.ok) return noRowsOutcome(r);
   const f1 = softF1(r.predicted.rows, r.gold.rows);
   return { value: f1, correct: f1 === 1, detail: `Soft-F1 ${Number(f1.toFixed(4))}` };
 }

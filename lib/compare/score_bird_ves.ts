@@ -11,7 +11,7 @@
  *
  * @module
  */
-import { birdRows } from "./_bird_rows.ts";
+import { birdRows, noRowsOutcome } from "./_bird_rows.ts";
 import { birdSetEqual } from "./score_bird_ex.ts";
 import type { Score, ScoreInput, ScoreOutcome } from "./score.ts";
 import process from "node:process";
@@ -151,14 +151,7 @@ export async function scoreBirdVes(
   options: VesOptions = {},
 ): Promise<ScoreOutcome> {
   const r = await birdRows(input);
-  if (!r.ok) {
-    return {
-      value: 0,
-      correct: false,
-      detail: r.detail,
-      ...(r.goldError === undefined ? {} : { goldError: r.goldError }),
-    };
-  }
+  if (!r.ok) return noRowsOutcome(r);
   if (!birdSetEqual(r.predicted, r.gold)) {
     return { value: 0, correct: false, detail: "a different set of rows" };
   }

@@ -55,6 +55,12 @@ export interface CaseInput {
 /** Where the cases came from, and how to find the line of a value in it. */
 interface Source {
   readonly items: readonly unknown[];
+  /**
+   * Turns an item into the case's raw value when the source holds items in
+   * another form (a JSON lines file holds each line's text, parsed only
+   * when its case is read, so that a long file is never held twice).
+   */
+  readonly parse?: (item: unknown, index: number) => unknown;
   /** The 1-based line of a case (`path` empty), a key (`key` true) or a value. */
   lineOf(index: number, path: readonly PathKey[], key: boolean): number | undefined;
 }
@@ -118,7 +124,8 @@ function buildCaseList(file: string, source: Source): TestCase[] {
       "no cases found; write a list of cases, each with a question",
     );
   }
-  const partial = source.items.map((raw, index) => {
+  const partial = source.items.map((item, index) => {
+    const raw = source.parse === undefined ? item : source.parse(item, index);
     try {
       return readCase(raw);
     } catch (e) {
@@ -334,20 +341,24 @@ function parseJsonSource(text: string, file: string): Source {
 }
 
 function parseJsonlSource(text: string, file: string): Source {
-  const items: unknown[] = [];
+  const items: string[] = [];
   const lines: number[] = [];
   text.split("\n").forEach((line, i) => {
     if (line.trim() === "") return;
+    items.push(line);
+    lines.push(i + 1);
+  });
+  const parse = (item: unknown, index: number): unknown => {
+    const line = item as string;
     try {
-      items.push(JSON.parse(line));
+      return JSON.parse(line);
     } catch (e) {
       const message = findJsonError(line)?.message ??
         (e instanceof Error ? e.message.split("\n")[0] : String(e));
-      throw new CasesFileError(file, { line: i + 1 }, `not valid JSON: ${message}`);
+      throw new CasesFileError(file, { line: lines[index] }, `not valid JSON: ${message}`);
     }
-    lines.push(i + 1);
-  });
-  return { items, lineOf: (index) => lines[index] };
+  };
+  return { items, parse, lineOf: (index) => lines[index] };
 }
 
 /** A problem that benchmark_files.ts threw, as a value. */

@@ -146,11 +146,6 @@ describe("db diff FILE outputs: the file, and the text on stdout", () => {
       ["--json", "-", "--sql"],
       /--json and --sql both write to stdout/,
     ],
-    [
-      "a FILE in a folder that does not exist",
-      ["--sql", "no/such/dir/patch.sql"],
-      /--sql no\/such\/dir\/patch\.sql: the folder .* does not exist/,
-    ],
   ];
   for (const [name, flags, message] of refused) {
     it(`refuses ${name} before diffing, exit 2`, () => {

@@ -9,6 +9,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { runCli } from "./cli.ts";
 import { makeDb, tempDir } from "./fixtures.ts";
+import { needs } from "./system_packages.ts";
 
 const dir = tempDir("dbagenteval-bench-");
 const dbs = dir.file("database");
@@ -238,23 +239,27 @@ describe("run on BIRD's own files", () => {
     );
   });
 
-  it("the evidence and the database name reach an --agent-cmd agent in its request's context", () => {
-    const agent = write(
-      "echo_agent.py",
-      `import json, sys
+  it(
+    "the evidence and the database name reach an --agent-cmd agent in its request's context",
+    { skip: needs("python3") },
+    () => {
+      const agent = write(
+        "echo_agent.py",
+        `import json, sys
 for line in sys.stdin:
     r = json.loads(line)
     c = r["context"]
     sys.stdout.write(json.dumps({"id": r["id"], "answer": c.get("db", "") + " | " + c.get("evidence", "-")}) + "\\n")
     sys.stdout.flush()
 `,
-    );
-    const json = dir.file("bird_run.json");
-    runCli(["run", dev(), "--agent-cmd", `python3 ${agent}`, "--db-dir", dbs, "--json", json]);
-    const run = JSON.parse(fs.readFileSync(json, "utf8"));
-    assert.deepEqual(
-      run.cases.map((c: { answer: string }) => c.answer),
-      ["schools | free meal rate = FreeMeals / Enrollment", "shop | -"],
-    );
-  });
+      );
+      const json = dir.file("bird_run.json");
+      runCli(["run", dev(), "--agent-cmd", `python3 ${agent}`, "--db-dir", dbs, "--json", json]);
+      const run = JSON.parse(fs.readFileSync(json, "utf8"));
+      assert.deepEqual(
+        run.cases.map((c: { answer: string }) => c.answer),
+        ["schools | free meal rate = FreeMeals / Enrollment", "shop | -"],
+      );
+    },
+  );
 });

@@ -10,6 +10,7 @@ import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import * as fs from "node:fs";
 import process from "node:process";
+import { needs } from "./system_packages.ts";
 import { cliCommand, ROOT, runCli } from "./cli.ts";
 import { tempDir } from "./fixtures.ts";
 import { readRunFile, type RunFile } from "../lib/eval/run_file.ts";
@@ -89,7 +90,7 @@ async function stopped(child: ReturnType<typeof spawn>, signal: NodeJS.Signals):
   await exited;
 }
 
-describe("run --resume", () => {
+describe("run --resume", { skip: needs("python3") }, () => {
   let whole: RunFile;
   before(async () => {
     const json = dir.file("whole.json");

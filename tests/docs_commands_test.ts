@@ -11,10 +11,14 @@
  * what it prints: each of its lines must appear in the output, in order
  * (a line `...` stands for lines left out).
  *
- * A block that needs what a test cannot have (a PostgreSQL server, an agent
- * service started by hand, CI artifacts, network installs) is marked just
- * above it, for readers and this test alike, with
- * `<!-- not run: needs a PostgreSQL server -->`.
+ * A block that needs what a test cannot have (a server at a made-up address,
+ * an agent service started by hand, CI artifacts, network installs) is
+ * marked just above it, for readers and this test alike, with
+ * `<!-- not run: needs a PostgreSQL server -->`. A block marked
+ * `<!-- needs a PostgreSQL server -->` runs against the server tests' server
+ * (tests/postgres_server.ts), reached through PGHOST, PGPORT, PGUSER and
+ * PGPASSWORD as the page tells its readers; the databases it creates with
+ * `createdb` must not exist there before, and are dropped after.
  */
 import { after, describe, it } from "node:test";
 import assert from "node:assert/strict";
@@ -25,6 +29,7 @@ import process from "node:process";
 import { makeDb, tempDir } from "./fixtures.ts";
 import { cliCommand, ROOT } from "./cli.ts";
 import { needs } from "./system_packages.ts";
+import { NO_SERVER, POSTGRES_URL } from "./postgres_server.ts";
 import { DatabaseSync } from "node:sqlite";
 
 interface Block {
@@ -33,6 +38,8 @@ interface Block {
   readonly script: string;
   readonly expected: string | undefined;
   readonly skip: string | undefined;
+  /** Marked `<!-- needs a PostgreSQL server -->`: runs against the test server. */
+  readonly server: boolean;
 }
 
 function pages(): string[] {
@@ -61,6 +68,7 @@ function blocks(file: string): Block[] {
     if (!/(^|[\s;&|(])dbagenteval\s/m.test(script.replace(/#.*$/gm, ""))) continue;
     const before = text.slice(0, m.index).trimEnd();
     const skip = /<!-- not run: ([^>]*?) -->$/.exec(before)?.[1];
+    const server = before.endsWith("<!-- needs a PostgreSQL server -->");
     const rest = text.slice(m.index + whole.length);
     const next = /^\s*\n?( *)```(text)?\n([\s\S]*?)^\1```\n/.exec(rest);
     const expected = next === null
@@ -72,6 +80,7 @@ function blocks(file: string): Block[] {
       script,
       expected,
       skip,
+      server,
     });
   }
   return found;
@@ -136,6 +145,46 @@ function makeSandbox(): string {
   return root;
 }
 
+/** The test server as the PG* variables a page's readers set (PGDATABASE left to the block). */
+function serverEnv(): Record<string, string> {
+  const url = new URL(POSTGRES_URL!);
+  return {
+    PGHOST: url.hostname,
+    PGPORT: url.port || "5432",
+    PGUSER: decodeURIComponent(url.username),
+    PGPASSWORD: decodeURIComponent(url.password),
+    PGDATABASE: "",
+  };
+}
+
+/** Runs one statement on the test server's `postgres` database; returns its rows as text. */
+function psql(sql: string): string {
+  const r = spawnSync("psql", ["-d", "postgres", "-X", "-q", "-t", "-A", "-c", sql], {
+    encoding: "utf8",
+    env: { ...process.env, ...serverEnv() },
+  });
+  assert.equal(r.status, 0, `psql -c ${sql}: ${r.stderr}`);
+  return r.stdout.trim();
+}
+
+/**
+ * The databases a block makes with `createdb NAME`, which must not exist on
+ * the test server yet: the test drops them afterwards, and must never drop
+ * one it did not make.
+ */
+function createdDatabases(script: string): string[] {
+  const names = [...script.matchAll(/\bcreatedb\s+([A-Za-z_][\w]*)/g)].map((m) => m[1]!);
+  for (const name of names) {
+    const found = psql(`SELECT 1 FROM pg_database WHERE datname = '${name}'`);
+    assert.equal(
+      found,
+      "",
+      `the test server already has a database ${name}, which this block creates: use a server without it`,
+    );
+  }
+  return names;
+}
+
 /** Each line of `expected` in `output`, in order; `...` skips any lines. */
 function printsWhatThePageSays(output: string, expected: string): string | undefined {
   const got = output.split("\n").map((l) => l.trimEnd());
@@ -162,6 +211,15 @@ describe("the commands in README.md and docs/", () => {
     assert.ok(all.length >= 10, `only ${all.length} blocks found`);
   });
 
+  it("docs/postgres.md has the line that loads Chinook into a server, run here against one", () => {
+    const load = all.filter((b) =>
+      b.file === "docs/postgres.md" &&
+      /\bcreatedb \w+ && psql\b.*Chinook_PostgreSql\.sql/.test(b.script)
+    );
+    assert.equal(load.length, 1, "no createdb + psql block loading Chinook in docs/postgres.md");
+    assert.ok(load[0]!.server, "the block is not marked <!-- needs a PostgreSQL server -->");
+  });
+
   it("README.md's library example runs as written, from the repository's main folder", () => {
     const readme = fs.readFileSync(path.join(ROOT, "README.md"), "utf8");
     const section = readme.slice(readme.indexOf("## Use it as a library"));
@@ -186,8 +244,10 @@ describe("the commands in README.md and docs/", () => {
       sqlite3: /(^|[\s;&|("'])sqlite3\s/m,
     } as const;
     const tools = (["python3", "sqlite3"] as const).filter((t) => uses[t].test(block.script));
-    const skip = block.skip ?? (tools.length > 0 ? needs(...tools) : false);
+    const skip = block.skip ??
+      (block.server ? NO_SERVER || needs("psql", ...tools) : tools.length > 0 && needs(...tools));
     it(name, { skip, timeout: 300_000 }, () => {
+      const created = block.server ? createdDatabases(block.script) : [];
       // Output to a file, not a pipe: a process the block leaves behind
       // cannot keep the test waiting for the pipe to close.
       const log = sandbox.file("output.txt");
@@ -196,12 +256,13 @@ describe("the commands in README.md and docs/", () => {
       try {
         r = spawnSync("bash", ["-c", `set -o pipefail\n${block.script}`], {
           cwd: root,
-          env,
+          env: block.server ? { ...env, ...serverEnv() } : env,
           stdio: ["ignore", fd, fd],
           timeout: 300_000,
         });
       } finally {
         fs.closeSync(fd);
+        for (const db of created) psql(`DROP DATABASE IF EXISTS "${db}" WITH (FORCE)`);
       }
       const output = fs.readFileSync(log, "utf8");
       assert.ok(r.status === 0 || r.status === 1, `exit ${r.status}:\n${block.script}\n${output}`);

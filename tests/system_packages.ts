@@ -76,6 +76,11 @@ export const SYSTEM_TOOLS = {
     usedFor: "headless Chromium, which opens the HTML report",
     found: () => fs.existsSync(CHROMIUM),
   },
+  psql: {
+    package: "postgresql-client",
+    usedFor: "psql and createdb, which load Chinook into the test server as docs/postgres.md shows",
+    found: () => onPath("psql") && onPath("createdb"),
+  },
   qemu: {
     package: "qemu-user",
     usedFor: "qemu-aarch64, which runs the linux-arm64 release binary",

@@ -8,8 +8,10 @@
  *   copied alone into a folder, are linked from the consumer's deno.json
  *   (`"links"`) in place of `jsr:@dbagenteval/dbagenteval`: the package must
  *   resolve its npm dependencies with its own deno.json, as it will on JSR.
- * - npm / Bun: the tarball `bun pm pack` makes (package.json "files"),
- *   installed with `bun add`, which installs the dependencies from npm.
+ * - npm / Bun: the README's Bun commands as written, from a project beside
+ *   the checkout: the tarball `bun pm pack` makes (package.json "files"),
+ *   installed with `bun add`, which installs the dependencies from npm; the
+ *   checkout must come out as it went in.
  */
 import { after, describe, it } from "node:test";
 import assert from "node:assert/strict";
@@ -102,20 +104,40 @@ describe("the library from a project outside the repository", () => {
     assert.equal(run("deno", ["run", "--allow-all", "--quiet", "main.ts"], app), EXPECTED);
   });
 
-  it("runs in a Bun project that installed the package's tarball", { skip: needs("bun") }, () => {
-    run("bun", ["pm", "pack", "--quiet", "--destination", dir], ROOT);
-    const tarball = fs.readdirSync(dir).find((f) => f.endsWith(".tgz"));
-    assert.ok(tarball !== undefined, "bun pm pack wrote no tarball");
-    const listed = run("tar", ["-tzf", path.join(dir, tarball)], dir);
-    assert.match(listed, /^package\/mod\.ts$/m);
-    assert.doesNotMatch(listed, /_test\.ts$|^package\/tests\//m);
+  it("runs in a Bun project set up as the README says, without touching the checkout", {
+    skip: needs("bun"),
+  }, () => {
+    // The README's Bun block, run as written from a project beside the
+    // checkout (../dbagenteval is a link to this repository).
+    const readme = fs.readFileSync(path.join(ROOT, "README.md"), "utf8");
+    const section = readme.slice(readme.indexOf("- **Bun**:"));
+    const block = /```sh\n([\s\S]*?)```/.exec(section)?.[1]?.replace(/^ {2}/gm, "");
+    assert.ok(block !== undefined, "README.md has no ```sh block under '- **Bun**:'");
+    assert.match(block, /\bbun add \.\/\S+\.tgz\b/, "the README's Bun block adds no tarball");
+    fs.symlinkSync(ROOT, path.join(dir, "dbagenteval"));
     const app = path.join(dir, "bun-app");
     fs.mkdirSync(app);
     fs.writeFileSync(
       path.join(app, "package.json"),
       JSON.stringify({ name: "app", private: true, type: "module" }),
     );
-    run("bun", ["add", path.join(dir, tarball)], app);
+    const status = () =>
+      fs.existsSync(path.join(ROOT, ".git"))
+        ? run("git", ["status", "--porcelain", "--ignored=no"], ROOT)
+        : "";
+    const before = status();
+    run("bash", ["-c", `set -euo pipefail\n${block}`], app);
+    assert.equal(status(), before, "the README's Bun block changed files in the checkout");
+    const tarball = fs.readdirSync(app).find((f) => f.endsWith(".tgz"));
+    assert.ok(tarball !== undefined, "bun pm pack wrote no tarball");
+    const listed = run("tar", ["-tzf", path.join(app, tarball)], app);
+    assert.match(listed, /^package\/mod\.ts$/m);
+    assert.doesNotMatch(listed, /_test\.ts$|^package\/(tests|\.git|node_modules|dist)\//m);
+    // What the project got is the package's files alone, not the checkout.
+    const installed = path.join(app, "node_modules", "dbagenteval");
+    for (const name of [".git", "node_modules", "dist"]) {
+      assert.ok(!fs.existsSync(path.join(installed, name)), `node_modules/dbagenteval/${name}`);
+    }
     fs.writeFileSync(path.join(app, "main.ts"), program("dbagenteval"));
     assert.equal(run("bun", ["main.ts"], app), EXPECTED);
   });

@@ -8,6 +8,7 @@ import * as path from "node:path";
 import { VERSION } from "../lib/version.ts";
 import { type BinaryFormat, binaryFormat } from "./binary_format.ts";
 import { binaryName, buildRelease, checkBinary, TARGETS } from "./release.ts";
+import { COMPRESSED_ASSETS } from "./build.ts";
 import { ARM64_SYSROOT, needs } from "../tests/system_packages.ts";
 
 const ROOT = path.resolve(import.meta.dirname ?? ".", "..");
@@ -105,6 +106,27 @@ describe("deno task release (linux-arm64, run under qemu-user)", {
       os: "linux",
       arch: "arm64",
     });
+  });
+
+  // 4 KiB from the middle of a file: found in the binary only if the file is embedded as it is.
+  const sample = (file: string) => {
+    const bytes = fs.readFileSync(path.join(ROOT, file));
+    const at = Math.floor(bytes.length / 2);
+    return bytes.subarray(at, at + 4096);
+  };
+
+  it("embeds PostgreSQL's parser and PGlite Brotli-compressed, and PGlite's initdb not at all", () => {
+    const binary = fs.readFileSync(bin);
+    for (const { name, source } of COMPRESSED_ASSETS) {
+      assert.equal(binary.indexOf(sample(source)), -1, `${source} is embedded uncompressed`);
+      assert.notEqual(
+        binary.indexOf(sample(path.join("dist", "assets", name))),
+        -1,
+        `dist/assets/${name} is not embedded`,
+      );
+    }
+    const initdb = "node_modules/@electric-sql/pglite/dist/initdb.wasm";
+    assert.equal(binary.indexOf(sample(initdb)), -1, `${initdb} is embedded`);
   });
 
   const arm = (args: string[]) => {

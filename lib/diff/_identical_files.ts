@@ -9,6 +9,13 @@
  * the time it takes to read both (bench/README.md), where starting the
  * engine and parsing the schema cost more than the reading.
  *
+ * A diff limited to some tables (`--table`) compares only their rows of
+ * sqlite_schema (those whose tbl_name is one of them: the tables, their
+ * indexes and triggers), as readSchema() filters them: when those rows are
+ * the same and the named tables' pages are too (page_plan.ts on the scan of
+ * their trees, _table_scan.ts), the engine need not start either, however
+ * many other tables the files hold and however they differ.
+ *
  * Anything this cannot read as SQLite does (a virtual table, whose columns
  * belong to its module; a statement the parser does not know; a UTF-16
  * file) gives null, and SQLite reads the schema as usual.
@@ -39,7 +46,24 @@ export function identicalSchemas(
   checkSqliteFile(after);
   const a = readSchemaPages(before);
   const b = a === null ? null : readSchemaPages(after);
-  if (a === null || b === null || !sameRows(a, b)) return null;
+  return a === null || b === null ? null : schemasOfRows(a, b, pairByRowid);
+}
+
+/**
+ * Both sides' schemas from their sqlite_schema rows, when the rows are the
+ * same; null otherwise, or when a table's columns need SQLite.
+ *
+ * @param a the before file's rows (all of them, or the named tables')
+ * @param b the after file's rows, read alike
+ * @param pairByRowid rows of tables without an INTEGER key pair by rowid
+ * @returns the schemas, or null
+ */
+export function schemasOfRows(
+  a: readonly SchemaRow[],
+  b: readonly SchemaRow[],
+  pairByRowid: boolean,
+): { before: SideSchema; after: SideSchema } | null {
+  if (!sameRows(a, b)) return null;
   const side = sideSchema(a, pairByRowid);
   return side === null ? null : { before: side, after: sideSchema(b, pairByRowid)! };
 }

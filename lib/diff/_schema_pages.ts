@@ -21,21 +21,37 @@ export interface SchemaRow {
   readonly tbl_name: string;
   readonly rootpage: number;
   readonly sql: string | null;
+  /** Its rowid in sqlite_schema. */
+  readonly rowid: number;
+  /**
+   * The cell as it sits on its leaf (sizes, rowid, the payload kept on the
+   * page and the number of its first overflow page), copied: only when the
+   * rows were read for some tables (_schema_page_one.ts builds a page of them).
+   */
+  readonly cell?: Uint8Array;
 }
 
 class Unreadable extends Error {}
 
 /**
- * Reads every row of a file's sqlite_schema, in rowid order.
+ * Reads every row of a file's sqlite_schema, in rowid order, or only the
+ * rows of some tables: those whose tbl_name is one of `tables` (folded as
+ * foldName() folds), as readSchema() filters them. The other rows are
+ * told apart by their tbl_name's bytes, without decoding them: a file of
+ * 5,000 tables costs a few pages and no text for the rows not asked for.
  *
  * @param path the file (a regular file; the caller knows it has no -wal)
+ * @param tables the folded table names to keep, or null for every row
  * @returns the rows, or null when they cannot be read this way
  */
-export function readSchemaPages(path: string): SchemaRow[] | null {
+export function readSchemaPages(
+  path: string,
+  tables: ReadonlySet<string> | null = null,
+): SchemaRow[] | null {
   let fd: number | null = null;
   try {
     fd = fs.openSync(path, "r");
-    return rowsOf(fd);
+    return rowsOf(fd, tables === null ? null : [...tables].map((t) => encoder.encode(t)));
   } catch {
     return null;
   } finally {
@@ -43,7 +59,9 @@ export function readSchemaPages(path: string): SchemaRow[] | null {
   }
 }
 
-function rowsOf(fd: number): SchemaRow[] | null {
+const encoder = new TextEncoder();
+
+function rowsOf(fd: number, wanted: readonly Uint8Array[] | null): SchemaRow[] | null {
   const head = Buffer.alloc(100);
   if (fs.readSync(fd, head, 0, 100, 0) !== 100) return null;
   if (head.toString("latin1", 0, 16) !== "SQLite format 3\0") return null;
@@ -76,17 +94,101 @@ function rowsOf(fd: number): SchemaRow[] | null {
     }
     if (page[h] !== TABLE_LEAF) throw new Unreadable();
     for (let i = 0; i < cells; i++) {
-      rows.push(schemaRow(payloadOf(page, page.readUInt16BE(h + 8 + 2 * i), usable, read)));
+      const at = (page[h + 8 + 2 * i]! << 8) | page[h + 9 + 2 * i]!;
+      const size = quickVarint(page, at);
+      const rowid = quickVarint(page, after);
+      const start = after;
+      const local = localPayload(size, usable, TABLE_LEAF);
+      const end = start + local + (local < size ? 4 : 0);
+      // NaN (a varint past the page) fails this too.
+      if (!(end <= usable)) throw new Unreadable();
+      if (wanted !== null && !isWanted(page, start, start + local, wanted, usable, read, size)) {
+        continue;
+      }
+      const row = schemaRow(payloadOf(page, start, size, usable, read), rowid);
+      rows.push(wanted === null ? row : { ...row, cell: new Uint8Array(page.subarray(at, end)) });
     }
   };
   visit(1, 0);
   return rows;
 }
 
-/** The whole payload of the table leaf cell at `at`, overflow pages included. */
-function payloadOf(page: Buffer, at: number, usable: number, read: (n: number) => Buffer): Buffer {
-  let [size, q] = varint(page, at);
-  q = varint(page, q)[1];
+/**
+ * Whether the record at `start` of `page` names one of `wanted` as its
+ * tbl_name (ASCII letters folded), read from its bytes on the page: the
+ * third column of a schema row is near its start, and only a name that
+ * runs past the page's part of the record needs the whole payload.
+ */
+function isWanted(
+  page: Buffer,
+  start: number,
+  end: number,
+  wanted: readonly Uint8Array[],
+  usable: number,
+  read: (n: number) => Buffer,
+  size: number,
+): boolean {
+  const headerSize = quickVarint(page, start);
+  let t = after;
+  let body = start + headerSize;
+  let serial = 0;
+  for (let col = 0; col < 3; col++) {
+    if (!(t < start + headerSize && t < end)) throw new Unreadable();
+    serial = quickVarint(page, t);
+    t = after;
+    const len = serialSize(serial);
+    if (!(len >= 0)) throw new Unreadable();
+    if (col < 2) body += len;
+  }
+  if (serial < 13 || serial % 2 === 0) throw new Unreadable();
+  const len = serialSize(serial);
+  let bytes: Uint8Array = page;
+  let from = body;
+  if (body + len > end) {
+    // The name spills to overflow pages: read the whole record.
+    bytes = payloadOf(page, start, size, usable, read);
+    from = body - start;
+  }
+  return wanted.some((w) => {
+    if (w.length !== len) return false;
+    for (let i = 0; i < len; i++) {
+      const b = bytes[from + i]!;
+      if ((b >= 65 && b <= 90 ? b + 32 : b) !== w[i]) return false;
+    }
+    return true;
+  });
+}
+
+/** Where the varint {@link quickVarint} read last ends. */
+let after = 0;
+
+/**
+ * The varint at `at`, its end left in {@link after}: the schema's leaves
+ * hold thousands of cells, and a pair per varint is garbage. Past the
+ * buffer's end it gives NaN.
+ */
+function quickVarint(b: Uint8Array, at: number): number {
+  let v = 0;
+  for (let i = 0; i < 8; i++) {
+    const x = b[at + i]!;
+    v = v * 128 + (x & 0x7f);
+    if (x < 0x80) {
+      after = at + i + 1;
+      return v;
+    }
+  }
+  after = at + 9;
+  return v * 256 + b[at + 8]!;
+}
+
+/** The whole payload of `size` bytes of the table leaf cell whose payload starts at `q`. */
+function payloadOf(
+  page: Buffer,
+  q: number,
+  size: number,
+  usable: number,
+  read: (n: number) => Buffer,
+): Buffer {
   const local = localPayload(size, usable, TABLE_LEAF);
   if (q + local > usable) throw new Unreadable();
   const out = Buffer.alloc(size);
@@ -104,7 +206,7 @@ function payloadOf(page: Buffer, at: number, usable: number, read: (n: number) =
   return out;
 }
 
-function schemaRow(record: Buffer): SchemaRow {
+function schemaRow(record: Buffer, rowid: number): SchemaRow {
   const [headerSize, first] = varint(record, 0);
   let t = first;
   let body = headerSize;
@@ -128,5 +230,5 @@ function schemaRow(record: Buffer): SchemaRow {
     typeof type !== "string" || typeof name !== "string" || typeof table !== "string" ||
     (typeof root !== "number" && root !== null) || (typeof sql !== "string" && sql !== null)
   ) throw new Unreadable();
-  return { type, name, tbl_name: table, rootpage: root ?? 0, sql };
+  return { type, name, tbl_name: table, rootpage: root ?? 0, sql, rowid };
 }

@@ -135,14 +135,17 @@ interface Side {
  * @param before the before file
  * @param after the after file
  * @param roots the root pages of the trees to compare, per side
+ * @param onDiffer called once, at the first differing page (the engine is
+ * then needed, and can start while the scan goes on)
  * @returns the scan, with both files kept open for the b-tree walks
  */
 export function scanTrees(
   before: string,
   after: string,
   roots: TreeRoots,
+  onDiffer?: () => void,
 ): Promise<PageScan | null> {
-  return scanPair(before, after, (pair) => new TreeScan(pair).run(roots));
+  return scanPair(before, after, (pair) => new TreeScan(pair, onDiffer).run(roots));
 }
 
 class TreeScan {
@@ -159,9 +162,11 @@ class TreeScan {
   readonly #leaves: Uint8Array;
   /** Overflow chains to compare: the page holding the cell, the side (0, 1), first page, count. */
   readonly #chains: number[] = [];
+  #onDiffer: (() => void) | undefined;
 
-  constructor(pair: OpenPair) {
+  constructor(pair: OpenPair, onDiffer?: () => void) {
     this.#pair = pair;
+    this.#onDiffer = onDiffer;
     const size = pair.ha.pageSize;
     this.#size = size;
     this.#usable = size - pair.ha.reserved;
@@ -211,6 +216,9 @@ class TreeScan {
     if (this.#dirty[p] === 1) return;
     this.#dirty[p] = 1;
     this.#dirtyCount++;
+    const told = this.#onDiffer;
+    this.#onDiffer = undefined;
+    told?.();
   }
 
   /** Page `p` of `side`, read into its one-page buffer. */

@@ -6,16 +6,18 @@
 import { SqliteQueryError } from "../errors.ts";
 import * as fs from "node:fs";
 import * as nodePath from "node:path";
-import { type Database, openDatabase } from "../sqlite/database.ts";
+import { type Database, openDatabase, openReadOnly } from "../sqlite/database.ts";
+import { withPageOne } from "../sqlite/file_vfs.ts";
 import { checkSqliteFile } from "../sqlite/file_check.ts";
 import { blameDamagedFile } from "../sqlite/damaged.ts";
 import { type DiffOptions, diffSettings } from "./options.ts";
 import { type PagePlan, pagePlan } from "./page_plan.ts";
 import { type PageScan, scanPages } from "./_page_scan.ts";
 import { scanTrees } from "./_table_scan.ts";
-import { namedRoots } from "./_named_roots.ts";
+import { type NamedRows, namedRows } from "./_named_roots.ts";
+import { schemaPageOne } from "./_schema_page_one.ts";
 import { readSchema, type SideSchema, type TableSchema } from "./schema.ts";
-import { identicalSchemas } from "./_identical_files.ts";
+import { identicalSchemas, schemasOfRows } from "./_identical_files.ts";
 import { RowidRanges } from "./_rowid_ranges.ts";
 import { type ColumnsDiff, diffColumns, diffObjects, tableSchemaChanged } from "./schema_diff.ts";
 import { diffTableData } from "./table_data.ts";
@@ -149,7 +151,10 @@ export async function diffDatabasePair(pair: DatabasePair): Promise<DatabaseChan
   let scanning: Promise<PageScan | null> | null = null;
   let scan: PageScan | null = null;
   let opening: Promise<Database> | null = null;
-  const open = (): Promise<Database> => opening ??= openSides(before, after);
+  // With --table, what the engine is shown as each file's page 1: a schema
+  // of the named tables only (_schema_page_one.ts).
+  let pageOnes: PageOnes = { before: null, after: null };
+  const open = (): Promise<Database> => opening ??= openSides(before, after, pageOnes);
   // Started early, its failure is reported where it is awaited.
   let differs: () => void = () => {};
   const differing = new Promise<void>((resolve) => differs = resolve);
@@ -160,18 +165,30 @@ export async function diffDatabasePair(pair: DatabasePair): Promise<DatabaseChan
   // With --table, only the named tables' pages are compared: their root
   // pages are read from the files' schema pages, or else from SQLite's.
   const paired = before !== null && after !== null && settings.include_data;
+  const pairByRowid = settings.pair_by === "rowid";
+  // With --table, the named tables' schema rows read without SQLite, when
+  // they are the same on both sides: then the engine starts only once one
+  // of their pages differs.
+  let named: { before: SideSchema; after: SideSchema } | null = null;
   if (paired && settings.tables === null) {
     // Files of one length may be page for page the same, and then need no
     // engine (_identical_files.ts): it starts once a page differs.
     if (!sameLength(before, after)) startEngine();
     scanning = scanPages(before, after, startEngine);
   } else if (paired) {
-    const roots = namedRoots(before, after, settings.tables!);
-    if (roots !== null) scanning = scanTrees(before, after, roots);
+    const rows = namedRows(before, after, settings.tables!);
+    if (rows !== null) {
+      const { withStatistics } = rows;
+      const a = schemaPageOne(before, withStatistics.before);
+      const b = a === null ? null : schemaPageOne(after, withStatistics.after);
+      if (a !== null && b !== null) pageOnes = { before: a, after: b };
+      named = namedSchemas(before, after, rows, pairByRowid);
+      if (named === null) startEngine();
+      scanning = scanTrees(before, after, rows.roots, startEngine);
+    }
   }
   let db: Database | null = null;
   try {
-    const pairByRowid = settings.pair_by === "rowid";
     if (paired && settings.tables === null && scanning !== null && opening === null) {
       // The scan's end, or its first differing page: then the engine has
       // started, and the schemas are read while the scan goes on.
@@ -186,6 +203,18 @@ export async function diffDatabasePair(pair: DatabasePair): Promise<DatabaseChan
           const plan: PagePlan = { table: () => ({ identical: true, ranges: new RowidRanges() }) };
           return finish({ db: null, sides: same, afterSchema: AFTER, settings, plan, listener });
         }
+      }
+    }
+    if (named !== null && scanning !== null && opening === null) {
+      // The scan's end, or its first differing page.
+      await Promise.race([scanning, differing]);
+      if ((opening as Promise<Database> | null) === null) scan = await scanning;
+      const plan = scan === null || (opening as Promise<Database> | null) !== null
+        ? null
+        : pagePlan(scan, named);
+      const tables = [...named.before.tables.keys()];
+      if (plan !== null && tables.every((t) => plan.table(t)?.identical === true)) {
+        return finish({ db: null, sides: named, afterSchema: AFTER, settings, plan, listener });
       }
     }
     db = await open();
@@ -239,6 +268,33 @@ export async function diffDatabasePair(pair: DatabasePair): Promise<DatabaseChan
   }
 }
 
+/**
+ * The named tables' schemas read without SQLite (_identical_files.ts), or
+ * null when their rows differ or cannot be read so; a file that cannot be
+ * opened gives null too, and opening it with SQLite says why.
+ */
+function namedSchemas(
+  before: string,
+  after: string,
+  rows: NamedRows,
+  pairByRowid: boolean,
+): { before: SideSchema; after: SideSchema } | null {
+  try {
+    // What opening them would refuse (a hot journal beside a file, say).
+    checkSqliteFile(before);
+    checkSqliteFile(after);
+    return schemasOfRows(rows.before, rows.after, pairByRowid);
+  } catch {
+    return null;
+  }
+}
+
+/** Page 1 of each file as the engine is to read it, or null for the file's own. */
+interface PageOnes {
+  readonly before: Uint8Array | null;
+  readonly after: Uint8Array | null;
+}
+
 /** Whether two files have the same length (false when either cannot be looked at). */
 function sameLength(a: string, b: string): boolean {
   try {
@@ -254,11 +310,15 @@ function sameLength(a: string, b: string): boolean {
  * comparison reads each page about once, so SQLite's native default of
  * 2 MiB is as fast and keeps peak memory flat (the OS caches the files).
  */
-async function openSides(before: string | null, after: string | null): Promise<Database> {
-  const db = await openDatabase((before ?? after)!);
+async function openSides(
+  before: string | null,
+  after: string | null,
+  pageOnes: PageOnes,
+): Promise<Database> {
+  const db = await openReadOnly((before ?? after)!, {}, before === null ? null : pageOnes.before);
   try {
     const both = before !== null && after !== null;
-    if (both) await attachAfter(db, after);
+    if (both) await attachAfter(db, after, pageOnes.after);
     db.exec(`PRAGMA main.cache_size=-2000${both ? `; PRAGMA ${AFTER}.cache_size=-2000` : ""}`);
     return db;
   } catch (e) {
@@ -273,13 +333,17 @@ async function openSides(before: string | null, after: string | null): Promise<D
  * page, a hot journal); opening it alone first every time would parse a
  * schema of thousands of tables twice.
  */
-async function attachAfter(db: Database, after: string): Promise<void> {
+async function attachAfter(
+  db: Database,
+  after: string,
+  pageOne: Uint8Array | null,
+): Promise<void> {
   checkSqliteFile(after);
   try {
     const attach = db.prepare(`ATTACH ? AS ${AFTER}`);
     try {
       attach.bind([after]);
-      attach.step();
+      withPageOne(after, pageOne, () => attach.step());
     } finally {
       attach.finalize();
     }

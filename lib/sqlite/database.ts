@@ -6,7 +6,7 @@
  */
 import type { Database as Oo1Database } from "@sqlite.org/sqlite-wasm";
 import { SqliteOpenError, SqliteQueryError } from "../errors.ts";
-import { installReadOnlyVfs, READ_ONLY_VFS } from "./file_vfs.ts";
+import { installReadOnlyVfs, READ_ONLY_VFS, withPageOne } from "./file_vfs.ts";
 import { checkSqliteFile, hotJournalError } from "./file_check.ts";
 import { loadSqlite, type Ptr, type Sqlite } from "./_wasm.ts";
 import { type SqliteParams, Statement } from "./statement.ts";
@@ -218,13 +218,35 @@ export async function openDatabase(
   path: string,
   options: SqlDialectOptions = {},
 ): Promise<Database> {
+  return await openReadOnly(path, options, null);
+}
+
+/**
+ * Opens a SQLite file as {@link openDatabase} does, the connection reading
+ * `pageOne` as the file's page 1 (see withPageOne in file_vfs.ts), or the
+ * file's own when null.
+ *
+ * @param path the database file
+ * @param options how SQL is read
+ * @param pageOne page 1 for this connection, or null
+ * @returns the open database; close it when done
+ */
+export async function openReadOnly(
+  path: string,
+  options: SqlDialectOptions,
+  pageOne: Uint8Array | null,
+): Promise<Database> {
   checkSqliteFile(path);
   const sqlite = await loadSqlite();
   await installReadOnlyVfs(sqlite);
   const oo1 = (sqlite as unknown as { oo1: { DB: new (o: object) => Oo1Database } }).oo1;
   let raw: Oo1Database;
   try {
-    raw = new oo1.DB({ filename: path, flags: "r", vfs: READ_ONLY_VFS });
+    raw = withPageOne(
+      path,
+      pageOne,
+      () => new oo1.DB({ filename: path, flags: "r", vfs: READ_ONLY_VFS }),
+    );
   } catch (e) {
     throw new SqliteOpenError(path, "unreadable", `Cannot open "${path}": ${errorText(e)}`, {
       cause: e,

@@ -55,11 +55,44 @@ const IOERR_FSTAT = IOERR | (7 << 8);
 const IOERR_TRUNCATE = IOERR | (6 << 8);
 
 type OpenFile =
-  | { readonly kind: "disk"; readonly fd: number; readonly size: number }
+  | {
+    readonly kind: "disk";
+    readonly fd: number;
+    readonly size: number;
+    /** What this connection reads as the file's first bytes instead of its own (withPageOne). */
+    readonly pageOne: Uint8Array | undefined;
+  }
   | { readonly kind: "memory"; readonly file: MemoryFile }
   | { readonly kind: "temp"; readonly file: TempFile; size: number };
 
 let installed: Promise<void> | undefined;
+
+/** Page 1 replacements for the next open of a file, by the path SQLite opens. */
+const pageOnes = new Map<string, Uint8Array>();
+
+/**
+ * Runs `open`, which opens `path` as a main database (a connection, or an
+ * ATTACH), with `page` read as the file's page 1 by that connection only
+ * (lib/diff/_schema_page_one.ts builds one that holds a few tables' schema
+ * rows). The file itself is read as ever; the page lives in memory, for as
+ * long as the connection. `open` must open the file synchronously: the
+ * replacement is offered only while it runs, and to the first open of it.
+ *
+ * @param path the file
+ * @param page its page 1 for this connection, or null for the file's own
+ * @param open what opens it
+ * @returns what `open` returns
+ */
+export function withPageOne<T>(path: string, page: Uint8Array | null, open: () => T): T {
+  if (page === null) return open();
+  const key = realPath(nodePath.resolve(path));
+  pageOnes.set(key, page);
+  try {
+    return open();
+  } finally {
+    pageOnes.delete(key);
+  }
+}
 
 /**
  * Registers the read-only VFS with SQLite once per process.
@@ -105,6 +138,10 @@ function register(sqlite: Sqlite): void {
         // The heap view is taken per call: it is replaced when memory grows.
         const heap = wasm.heap8u();
         let got = 0;
+        if (f.kind === "disk" && f.pageOne !== undefined && at < f.pageOne.length) {
+          got = Math.min(n, f.pageOne.length - at);
+          heap.set(f.pageOne.subarray(at, at + got), dest);
+        }
         if (f.kind !== "memory") {
           const fd = f.kind === "disk" ? f.fd : f.file.fd;
           while (got < n) {
@@ -225,7 +262,9 @@ function register(sqlite: Sqlite): void {
             return fail(CANTOPEN, `not a regular file: ${name}`);
           }
           const fd = fs.openSync(name, "r");
-          open = { kind: "disk", fd, size: fs.fstatSync(fd).size };
+          const pageOne = (flags & OPEN_MAIN_DB) !== 0 ? pageOnes.get(name) : undefined;
+          pageOnes.delete(name);
+          open = { kind: "disk", fd, size: fs.fstatSync(fd).size, pageOne };
           outFlags = OPEN_READONLY;
         } else {
           open = { kind: "temp", file: openTempFile(), size: 0 };

@@ -16,9 +16,8 @@ import type { DiffOptions } from "../diff/options.ts";
 import { renderDiffText } from "../diff/render_text.ts";
 import { checkOutputs, humanStream } from "./_output.ts";
 import { type DiffFiles, fanOut, openDiffFiles, takesStdout } from "./_diff_files.ts";
-import { watchSelector } from "../../selector/explain.ts";
-import { readSelector } from "../../selector/read.ts";
 import type { DatabaseDiff } from "../diff/types.ts";
+import type { watchSelector } from "../../selector/explain.ts";
 
 /** The options cli.ts parses for `db diff`. */
 export interface DbDiffOptions {
@@ -154,9 +153,9 @@ export async function dbDiffCommand(
   };
   // A selector is asked while the diff runs, so it reads every row change,
   // not only the --max-rows the diff keeps.
-  const watch = options.select === undefined
-    ? undefined
-    : watchSelector(await readSelector(options.select));
+  // Loaded only then: the selector's YAML parser and matcher are a tenth of
+  // a second of `deno run`'s start, on a diff that may take less.
+  const watch = options.select === undefined ? undefined : await selectorWatch(options.select);
   const outputs = openDiffFiles(files, options.table);
   let diff: DatabaseDiff;
   try {
@@ -239,4 +238,12 @@ async function checkTables(
       }`,
     );
   }
+}
+
+async function selectorWatch(file: string): Promise<ReturnType<typeof watchSelector>> {
+  const [{ watchSelector }, { readSelector }] = await Promise.all([
+    import("../../selector/explain.ts"),
+    import("../../selector/read.ts"),
+  ]);
+  return watchSelector(await readSelector(file));
 }

@@ -7,6 +7,7 @@
 import { UsageError } from "../errors.ts";
 import type { TestCase } from "../eval/case.ts";
 import { caseLine } from "../eval/cases.ts";
+import { type CaseSource, HAS_REFERENCE_SQL, NAMES_DB } from "../eval/case_source.ts";
 import type { Executor } from "../eval/evaluate.ts";
 import { DatabaseDir } from "../databases/db_dir.ts";
 import { openReferenceDatabase } from "../databases/registry.ts";
@@ -22,6 +23,37 @@ export interface ReferenceSql {
   readonly databases?: DatabaseDir;
 }
 
+/**
+ * What the databases of a run need to know of its cases; the cases are
+ * read from the file only when a check needs them.
+ */
+export interface ExecutorCases {
+  /** The selected cases that name their database (db:). */
+  readonly named: () => readonly TestCase[];
+  /** The first selected case with reference_sql and no db:. */
+  readonly lost: () => TestCase | undefined;
+  /** Whether a selected case has reference_sql. */
+  readonly referenceSql: boolean;
+}
+
+/**
+ * What the databases of a run need to know of the cases at `positions`.
+ *
+ * @param source the cases file
+ * @param positions the selected cases' positions in it, ascending
+ * @returns the facts, the cases read on demand
+ */
+export function executorCases(source: CaseSource, positions: readonly number[]): ExecutorCases {
+  return {
+    named: () => source.cases(positions.filter((p) => source.has(p, NAMES_DB))),
+    lost: () => {
+      const p = positions.find((p) => source.has(p, HAS_REFERENCE_SQL) && !source.has(p, NAMES_DB));
+      return p === undefined ? undefined : source.cases([p])[0];
+    },
+    referenceSql: positions.some((p) => source.has(p, HAS_REFERENCE_SQL)),
+  };
+}
+
 /** Where a case is, for messages: `cases.yaml:12 (case x)`. */
 function caseWhere(file: string, testCase: TestCase): string {
   const line = caseLine(testCase);
@@ -35,10 +67,10 @@ function caseWhere(file: string, testCase: TestCase): string {
 function loadDatabaseDir(
   options: RunOptions,
   file: string,
-  cases: readonly TestCase[],
+  cases: ExecutorCases,
   timeout: number | undefined,
 ): DatabaseDir | undefined {
-  const named = cases.filter((c) => c.db !== undefined);
+  const named = cases.named();
   if (options.dbDir === undefined) {
     const first = named[0];
     if (first !== undefined) {
@@ -63,7 +95,7 @@ function loadDatabaseDir(
     }
   }
   if (options.db === undefined && options.execute === undefined) {
-    const lost = cases.find((c) => c.db === undefined && c.reference_sql !== undefined);
+    const lost = cases.lost();
     if (lost !== undefined) {
       throw new UsageError(
         `${
@@ -81,7 +113,7 @@ function loadDatabaseDir(
  *
  * @param options the run's options
  * @param file the cases file, for messages
- * @param cases the selected cases
+ * @param cases what the selected cases need
  * @param timeout the case timeout, for each statement
  * @returns how SQL runs, or undefined when no case needs it
  * @throws {UsageError} for an unknown database name, or a case with no database
@@ -89,7 +121,7 @@ function loadDatabaseDir(
 export async function loadExecutor(
   options: RunOptions,
   file: string,
-  cases: readonly TestCase[],
+  cases: ExecutorCases,
   timeout: number | undefined,
 ): Promise<ReferenceSql | undefined> {
   const databases = loadDatabaseDir(options, file, cases, timeout);
@@ -99,7 +131,7 @@ export async function loadExecutor(
 
 async function loadDefaultExecutor(
   options: RunOptions,
-  cases: readonly TestCase[],
+  cases: ExecutorCases,
   timeout: number | undefined,
   hasDir: boolean,
 ): Promise<ReferenceSql | undefined> {
@@ -116,7 +148,7 @@ async function loadDefaultExecutor(
   if (options.execute !== undefined) {
     return { execute: await loadFunction("--execute", options.execute) as Executor };
   }
-  if (!hasDir && cases.some((c) => c.reference_sql !== undefined)) {
+  if (!hasDir && cases.referenceSql) {
     throw new UsageError(
       "some cases have reference_sql; pass --execute file:function, or --db FILE for a SQLite database (or --db postgres://... or --db pglite:FILE.sql for PostgreSQL)",
     );

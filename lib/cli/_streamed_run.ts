@@ -9,7 +9,6 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import process from "node:process";
-import type { TestCase } from "../eval/case.ts";
 import type { CaseResult } from "../eval/suite.ts";
 import { readRunFile, type RunFile, runFileCase } from "../eval/run_file.ts";
 import { type RunFileHeader, RunFileWriter } from "../eval/run_stream.ts";
@@ -24,15 +23,16 @@ export class StreamedRun {
   readonly #writer: RunFileWriter | undefined;
   readonly #file: string | undefined;
   readonly #temp: string | undefined;
-  /** Positions, among the selected cases, of the cases still to run. */
+  /**
+   * Positions, among the selected cases, of the cases still to run (a
+   * --resume leaves out those it has).
+   */
   readonly positions: number[] = [];
-  /** The cases still to run (a --resume leaves out those it has). */
-  readonly todo: TestCase[] = [];
   readonly #resumed: RunFile | undefined;
   readonly #onSignal: (signal: NodeJS.Signals) => void;
 
   /**
-   * @param selected the run's cases, in order
+   * @param selected the run's cases (their ids), in order
    * @param header the run file's fields before its cases
    * @param file where the run file goes (--json, or the --resume file), or
    * undefined when only a report needs it (then a temporary file, if `keep`)
@@ -40,7 +40,7 @@ export class StreamedRun {
    * @param resumed the run file --resume finishes
    */
   constructor(
-    selected: readonly TestCase[],
+    selected: readonly { readonly id: string }[],
     header: RunFileHeader,
     file: string | undefined,
     keep: boolean,
@@ -66,7 +66,6 @@ export class StreamedRun {
     selected.forEach((c, i) => {
       const kept = done.get(c.id);
       if (kept === undefined) {
-        this.todo.push(c);
         this.positions.push(i);
         return;
       }
@@ -82,10 +81,10 @@ export class StreamedRun {
   }
 
   /**
-   * Records the result of `todo[index]`.
+   * Records the result of the case at `positions[index]`.
    *
    * @param result the case's result
-   * @param index its position in `todo`
+   * @param index its position in `positions`
    */
   add(result: CaseResult, index: number): void {
     const at = this.positions[index]!;

@@ -11,8 +11,8 @@ import { UsageError } from "../errors.ts";
 import type { ClosableAgent } from "../agents/types.ts";
 import type { Judge } from "../eval/check.ts";
 import type { TestCase } from "../eval/case.ts";
-import { loadCases } from "../eval/cases.ts";
-import { loadExecutor } from "./_reference_sql.ts";
+import { CaseSource, HAS_REFERENCE_SQL, WANTS_DB } from "../eval/case_source.ts";
+import { executorCases, loadExecutor } from "./_reference_sql.ts";
 import {
   readRunFile,
   RUN_FORMAT,
@@ -35,7 +35,7 @@ import {
   reportOutputs,
   writeReports,
 } from "./_reports.ts";
-import { type CaseResult, runSuite, type SuiteOptions } from "../eval/suite.ts";
+import { type CaseResult, runCaseFeed, type SuiteOptions } from "../eval/suite.ts";
 import { searchableQueries } from "../counterexample/check.ts";
 import type { CounterexampleSettings } from "../eval/check_sources.ts";
 import { openAiJudge } from "../judge/mod.ts";
@@ -129,14 +129,14 @@ function withoutJson(options: RunOptions): RunOptions {
 
 /** Counts the cases the counterexample search could not look at. */
 function notSearchedCounter(
-  cases: readonly TestCase[],
+  cases: () => readonly TestCase[],
 ): { add(c: CaseResult): void; line(): string | undefined } {
   let byId: Map<string, TestCase> | undefined;
   let n = 0;
   return {
     add(c: CaseResult): void {
       // Built on first use: only --counterexamples counts.
-      byId ??= new Map(cases.map((t) => [t.id, t]));
+      byId ??= new Map(cases().map((t) => [t.id, t]));
       const testCase = byId.get(c.id);
       const trace = c.scorecard.trace;
       if (testCase === undefined || testCase.counterexample === false || trace === undefined) {
@@ -251,11 +251,13 @@ export async function runCommand(file: string | undefined, options: RunOptions):
   checkOptions(options);
   const tags = parseTags(options.tags);
   const timeout = timeoutMs(options.timeout);
-  const cases = await loadCases(file);
+  // The cases are validated now and read again as the run takes them: only
+  // their ids and tags are held (lib/eval/case_source.ts).
+  const source = await CaseSource.open(file);
   const rerun = options.rerunFailed === undefined
     ? undefined
     : await readRunFile(options.rerunFailed);
-  const chosen = selectCases(cases, { ids: options.case, tags, rerunFailed: rerun });
+  const chosen = selectCases(source.keys, { ids: options.case, tags, rerunFailed: rerun });
   const shard = options.shard === undefined ? undefined : parseShard(options.shard);
   if (options.shardDurations !== undefined && shard === undefined) {
     throw new UsageError("--shard-durations balances --shard; pass --shard i/n too");
@@ -264,6 +266,11 @@ export async function runCommand(file: string | undefined, options: RunOptions):
     ? undefined
     : new Map((await readRunFile(options.shardDurations)).cases.map((c) => [c.id, c.duration_ms]));
   const selected = shard === undefined ? chosen : shardCases(chosen, shard, { durations });
+  const positions = selected.map((c) => c.index);
+  // What needs the cases themselves (--score, --counterexamples, --repeat)
+  // reads them all once.
+  let heldCases: TestCase[] | undefined;
+  const held = (): TestCase[] => heldCases ??= source.cases(positions);
   const resumed = options.resume === undefined ? undefined : await readRunFile(options.resume);
   if (resumed !== undefined) {
     if (options.repeat !== undefined) {
@@ -283,8 +290,13 @@ export async function runCommand(file: string | undefined, options: RunOptions):
   const human = humanStream(Object.values(reportOutputs(options)));
   const counterexamples = counterexampleSettings(options);
   const scores = parseScores(options.score);
-  const runScores = scores === undefined ? undefined : new RunScores(scores, selected);
-  const reference = await loadExecutor(options, file, selected, timeout);
+  const runScores = scores === undefined ? undefined : new RunScores(scores, held());
+  const reference = await loadExecutor(
+    options,
+    file,
+    executorCases(source, positions),
+    timeout,
+  );
   const execute = reference?.execute;
   const databases = reference?.databases;
   let agent: ClosableAgent | undefined;
@@ -294,7 +306,8 @@ export async function runCommand(file: string | undefined, options: RunOptions):
       options,
       Math.max(1, Math.min(options.concurrency, remaining)),
       timeout,
-      cases,
+      // A predictions file is aligned with every case of the file.
+      options.predictions === undefined ? [] : source.cases(source.keys.map((c) => c.index)),
     );
     const rules = await loadRules(options);
     const { judge, hits } = await loadCachedJudge(options);
@@ -329,7 +342,7 @@ export async function runCommand(file: string | undefined, options: RunOptions):
         },
       }),
     };
-    const notSearched = notSearchedCounter(selected);
+    const notSearched = notSearchedCounter(held);
     let scored: Awaited<ReturnType<RunScores["score"]>> | undefined;
     const scoreRun = () =>
       runScores?.score({
@@ -365,7 +378,8 @@ export async function runCommand(file: string | undefined, options: RunOptions):
         resumed,
       );
       const stream = streamed;
-      const result = await runSuite(stream.todo, agent, {
+      const todo = stream.positions.map((p) => positions[p]!);
+      const result = await runCaseFeed(source.feed(todo), agent, {
         ...suiteOptions,
         keepResults: false,
         onResult: (r, i) => {
@@ -373,6 +387,9 @@ export async function runCommand(file: string | undefined, options: RunOptions):
           if (counterexamples !== undefined) notSearched.add(r);
           runScores?.add(r);
         },
+      }, {
+        referenceSql: todo.some((p) => source.has(p, HAS_REFERENCE_SQL)),
+        wantsDb: todo.some((p) => source.has(p, WANTS_DB)),
       }).finally(() => progress.done());
       scored = await scoreRun();
       run = await stream.finish(result.judgeCalls, result.durationMs, readBack, scored?.scores);
@@ -388,7 +405,7 @@ export async function runCommand(file: string | undefined, options: RunOptions):
         }\n`,
       );
     } else {
-      const result = await runRepeated(selected, agent, {
+      const result = await runRepeated(held(), agent, {
         ...suiteOptions,
         repeat,
         minPassRate: options.minPassRate,

@@ -138,25 +138,58 @@ function buildCaseList(file: string, source: Source): TestCase[] {
   partial.forEach((c, index) => {
     if (c.id === undefined) return;
     const line = source.lineOf(index, ["id"], false);
-    const first = firstLine.get(c.id);
-    if (firstLine.has(c.id)) {
-      const where = first === undefined ? "" : ` (first on line ${first})`;
-      throw new CasesFileError(
-        file,
-        { line },
-        `duplicate id "${c.id}"${where}; ids must be unique`,
-      );
-    }
+    if (firstLine.has(c.id)) throw duplicateIdError(file, c.id, line, firstLine.get(c.id));
     firstLine.set(c.id, line);
   });
   return partial.map((c) => {
     if (c.id !== undefined) return c as TestCase;
-    const base = slugify(c.question);
-    let id = base;
-    for (let n = 2; firstLine.has(id); n++) id = `${base}-${n}`;
+    const id = freeSlug(slugify(c.question), firstLine);
     firstLine.set(id, undefined);
     return { ...c, id };
   });
+}
+
+/**
+ * The error for a case whose id an earlier case has.
+ *
+ * @param file the cases file
+ * @param id the id
+ * @param line the line of the second case's id
+ * @param first the line of the first one
+ * @returns the error
+ */
+export function duplicateIdError(
+  file: string,
+  id: string,
+  line: number | undefined,
+  first: number | undefined,
+): CasesFileError {
+  const where = first === undefined ? "" : ` (first on line ${first})`;
+  return new CasesFileError(file, { line }, `duplicate id "${id}"${where}; ids must be unique`);
+}
+
+/**
+ * The id of a case without one: its slug, or the slug with `-2`, `-3`, ...
+ * when a case has that id already.
+ *
+ * @param base the slug of the question
+ * @param taken the ids given so far
+ * @returns the id
+ */
+export function freeSlug(base: string, taken: { has(id: string): boolean }): string {
+  let id = base;
+  for (let n = 2; taken.has(id); n++) id = `${base}-${n}`;
+  return id;
+}
+
+/**
+ * Remembers the line a case starts on, for {@link caseLine}.
+ *
+ * @param testCase the case
+ * @param line its 1-based line
+ */
+export function rememberLine(testCase: TestCase, line: number): void {
+  LINES.set(testCase, line);
 }
 
 /** Finds the line of a key or value of a case in a YAML (or JSON) document. */
@@ -348,17 +381,28 @@ function parseJsonlSource(text: string, file: string): Source {
     items.push(line);
     lines.push(i + 1);
   });
-  const parse = (item: unknown, index: number): unknown => {
-    const line = item as string;
-    try {
-      return JSON.parse(line);
-    } catch (e) {
-      const message = findJsonError(line)?.message ??
-        (e instanceof Error ? e.message.split("\n")[0] : String(e));
-      throw new CasesFileError(file, { line: lines[index] }, `not valid JSON: ${message}`);
-    }
-  };
+  const parse = (item: unknown, index: number): unknown =>
+    jsonlValue(item as string, lines[index]!, file);
   return { items, parse, lineOf: (index) => lines[index] };
+}
+
+/**
+ * The value of one line of a JSON lines cases file.
+ *
+ * @param text the line
+ * @param line its 1-based number
+ * @param file the file, for the error
+ * @returns the parsed value
+ * @throws {CasesFileError} when the line is not valid JSON
+ */
+export function jsonlValue(text: string, line: number, file: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch (e) {
+    const message = findJsonError(text)?.message ??
+      (e instanceof Error ? e.message.split("\n")[0] : String(e));
+    throw new CasesFileError(file, { line }, `not valid JSON: ${message}`);
+  }
 }
 
 /** A problem that benchmark_files.ts threw, as a value. */
@@ -446,17 +490,28 @@ export async function loadCases(path: string): Promise<TestCase[]> {
   try {
     text = await readTextFile(path);
   } catch (e) {
-    const code = (e as { code?: string }).code;
-    const why = code === "ENOENT"
-      ? "no such file; check the path"
-      : code === "EISDIR"
-      ? "it is a folder, not a cases file"
-      : code === "ENOTREG"
-      ? (e as Error).message
-      : `cannot read it (${e instanceof Error ? e.message : String(e)})`;
-    throw new CasesFileError(path, {}, why);
+    throw unreadableError(path, e);
   }
   return parseCases(text, path);
+}
+
+/**
+ * The error for a cases file that cannot be read.
+ *
+ * @param path the file
+ * @param e what reading it threw
+ * @returns the error, saying what to do
+ */
+export function unreadableError(path: string, e: unknown): CasesFileError {
+  const code = (e as { code?: string }).code;
+  const why = code === "ENOENT"
+    ? "no such file; check the path"
+    : code === "EISDIR"
+    ? "it is a folder, not a cases file"
+    : code === "ENOTREG"
+    ? (e as Error).message
+    : `cannot read it (${e instanceof Error ? e.message : String(e)})`;
+  return new CasesFileError(path, {}, why);
 }
 
 /**

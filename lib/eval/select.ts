@@ -53,7 +53,7 @@ export interface CaseSelection {
 /**
  * The cases a run takes, in file order.
  *
- * @param cases every case of the cases file
+ * @param cases every case of the cases file (or each one's id and tags)
  * @param selection the filters
  * @returns the cases kept; empty only when `rerunFailed` has no failure
  * @throws {UsageError} when an id pattern or the tags select no case
@@ -64,7 +64,10 @@ export interface CaseSelection {
  * selectCases(cases, { ids: ["a-*"] }).map((c) => c.id); // ["a-1"]
  * ```
  */
-export function selectCases(cases: readonly TestCase[], selection: CaseSelection): TestCase[] {
+export function selectCases<C extends Pick<TestCase, "id" | "tags">>(
+  cases: readonly C[],
+  selection: CaseSelection,
+): C[] {
   let kept = [...cases];
   const ids = selection.ids;
   if (ids !== undefined && ids.length > 0) {

@@ -96,7 +96,7 @@ export interface ShardOptions {
  * not have count as its mean). Every shard of the same cases is disjoint
  * and together they hold every case.
  *
- * @param cases the selected cases, the same on every machine
+ * @param cases the selected cases (or their ids), the same on every machine
  * @param shard which shard
  * @param options durations to balance by
  * @returns this shard's cases
@@ -108,11 +108,11 @@ export interface ShardOptions {
  * sizes.sort(); // [2, 3]
  * ```
  */
-export function shardCases(
-  cases: readonly TestCase[],
+export function shardCases<C extends Pick<TestCase, "id">>(
+  cases: readonly C[],
   shard: Shard,
   options: ShardOptions = {},
-): TestCase[] {
+): C[] {
   const order = cases.map((c, i) => ({ c, i, h: fnv1a(c.id) }));
   order.sort((a, b) => a.h - b.h || (a.c.id < b.c.id ? -1 : a.c.id > b.c.id ? 1 : 0));
   const pick = new Set<number>();

@@ -14,6 +14,7 @@ import { Scorecard } from "./scorecard.ts";
 import { DB_EXPECT_KEYS } from "./checks/_db_expect.ts";
 import { openDatabase } from "../sqlite/database.ts";
 import { readSchema } from "../diff/schema.ts";
+import type { CaseFeed } from "./case_source.ts";
 
 /**
  * What {@link runSuite} takes: everything {@link runCase} takes (executor,
@@ -351,23 +352,48 @@ export async function runSuite(
   agent: Agent,
   options: SuiteOptions = {},
 ): Promise<SuiteResult> {
-  const started = performance.now();
-  const concurrency = positive("concurrency", options.concurrency, 4);
   const tags = options.tags;
   const selected = tags === undefined
     ? cases
     : cases.filter((c) => c.tags.some((t) => tags.includes(t)));
-  if (
-    options.execute === undefined && options.executeFor === undefined &&
-    selected.some((c) => c.reference_sql !== undefined)
-  ) {
+  let k = 0;
+  const feed: CaseFeed = {
+    length: selected.length,
+    next: () => selected[k++],
+    close: () => {},
+  };
+  return await runCaseFeed(feed, agent, options, {
+    referenceSql: selected.some((c) => c.reference_sql !== undefined),
+    // db_unchanged: false asks for nothing.
+    wantsDb: selected.some((c) =>
+      DB_EXPECT_KEYS.some((k) => c.expect?.[k] !== undefined && c.expect?.[k] !== false)
+    ),
+  });
+}
+
+/**
+ * {@link runSuite} on cases handed out one at a time, so that a long run
+ * holds only the cases in flight (`run` on a JSON lines file). The feed's
+ * cases are all run (`options.tags` is not applied).
+ *
+ * @param feed the cases, in order
+ * @param agent the agent
+ * @param options as runSuite takes them
+ * @param needs whether any of the cases has reference_sql, or expects database changes
+ * @returns the result
+ */
+export async function runCaseFeed(
+  feed: CaseFeed,
+  agent: Agent,
+  options: SuiteOptions,
+  needs: { readonly referenceSql: boolean; readonly wantsDb: boolean },
+): Promise<SuiteResult> {
+  const started = performance.now();
+  const concurrency = positive("concurrency", options.concurrency, 4);
+  if (options.execute === undefined && options.executeFor === undefined && needs.referenceSql) {
     throw new UsageError("some cases have reference_sql; pass --execute");
   }
-  // db_unchanged: false asks for nothing.
-  const wantsDb = selected.some((c) =>
-    DB_EXPECT_KEYS.some((k) => c.expect?.[k] !== undefined && c.expect?.[k] !== false)
-  );
-  if (wantsDb && options.agentDb === undefined && options.setup === undefined) {
+  if (needs.wantsDb && options.agentDb === undefined && options.setup === undefined) {
     throw new UsageError(
       "some cases expect database changes (db_change, db_unchanged or db_no_change); pass --agent-db",
     );
@@ -390,14 +416,25 @@ export async function runSuite(
     dialect: options.dialect,
   };
 
-  const results: CaseResult[] = new Array(options.keepResults === false ? 0 : selected.length);
+  const total = feed.length;
+  const results: CaseResult[] = new Array(options.keepResults === false ? 0 : total);
   let next = 0;
   let done = 0;
   let stopped = false;
+  let broken: { readonly error: unknown } | undefined;
   const worker = async (): Promise<void> => {
-    while (next < selected.length && !stopped) {
+    while (next < total && !stopped) {
       const i = next++;
-      const testCase = selected[i]!;
+      let testCase: TestCase;
+      try {
+        testCase = feed.next()!;
+      } catch (error) {
+        // The cases file changed under the run: the cases in flight finish,
+        // then the run stops with the error.
+        broken ??= { error };
+        stopped = true;
+        return;
+      }
       const t0 = performance.now();
       const card = await runCase(testCase, agent, caseOptions).catch((e: unknown) =>
         // A bug of ours or of a check must not stop the other cases.
@@ -426,10 +463,15 @@ export async function runSuite(
         stopped = true;
       }
       done++;
-      options.onProgress?.(done, selected.length, result);
+      options.onProgress?.(done, total, result);
     }
   };
-  await Promise.all(Array.from({ length: Math.min(concurrency, selected.length) }, worker));
+  try {
+    await Promise.all(Array.from({ length: Math.min(concurrency, total) }, worker));
+  } finally {
+    feed.close();
+  }
+  if (broken !== undefined) throw broken.error;
   return new SuiteResult(
     stopped || options.keepResults === false ? results.filter((r) => r !== undefined) : results,
     limited?.calls() ?? 0,

@@ -26,6 +26,7 @@ import * as fs from "node:fs";
 import * as nodePath from "node:path";
 import { isHotJournal, realPath } from "./file_check.ts";
 import { MemoryFile } from "./_memory_file.ts";
+import { ReadAhead } from "./_read_ahead.ts";
 import { closeTempFile, noteTempFileSize, openTempFile, type TempFile } from "./_temp_files.ts";
 import type { Ptr, Sqlite } from "./_wasm.ts";
 
@@ -61,6 +62,8 @@ type OpenFile =
     readonly size: number;
     /** What this connection reads as the file's first bytes instead of its own (withPageOne). */
     readonly pageOne: Uint8Array | undefined;
+    /** Chunks read ahead, for a main database file (_read_ahead.ts). */
+    readonly ahead: ReadAhead | undefined;
   }
   | { readonly kind: "memory"; readonly file: MemoryFile }
   | { readonly kind: "temp"; readonly file: TempFile; size: number };
@@ -141,6 +144,9 @@ function register(sqlite: Sqlite): void {
         if (f.kind === "disk" && f.pageOne !== undefined && at < f.pageOne.length) {
           got = Math.min(n, f.pageOne.length - at);
           heap.set(f.pageOne.subarray(at, at + got), dest);
+        }
+        if (f.kind === "disk" && got === 0 && f.ahead !== undefined) {
+          got = f.ahead.read(heap, dest, n, at);
         }
         if (f.kind !== "memory") {
           const fd = f.kind === "disk" ? f.fd : f.file.fd;
@@ -262,9 +268,12 @@ function register(sqlite: Sqlite): void {
             return fail(CANTOPEN, `not a regular file: ${name}`);
           }
           const fd = fs.openSync(name, "r");
-          const pageOne = (flags & OPEN_MAIN_DB) !== 0 ? pageOnes.get(name) : undefined;
+          const main = (flags & OPEN_MAIN_DB) !== 0;
+          const pageOne = main ? pageOnes.get(name) : undefined;
           pageOnes.delete(name);
-          open = { kind: "disk", fd, size: fs.fstatSync(fd).size, pageOne };
+          const size = fs.fstatSync(fd).size;
+          const ahead = main ? new ReadAhead(fd, size) : undefined;
+          open = { kind: "disk", fd, size, pageOne, ahead };
           outFlags = OPEN_READONLY;
         } else {
           open = { kind: "temp", file: openTempFile(), size: 0 };

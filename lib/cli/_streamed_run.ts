@@ -29,6 +29,7 @@ export class StreamedRun {
    */
   readonly positions: number[] = [];
   readonly #resumed: RunFile | undefined;
+  readonly #selected: readonly { readonly id: string }[];
   readonly #onSignal: (signal: NodeJS.Signals) => void;
 
   /**
@@ -47,6 +48,7 @@ export class StreamedRun {
     resumed: RunFile | undefined,
   ) {
     this.#resumed = resumed;
+    this.#selected = selected;
     if (file === undefined && keep) {
       this.#temp = fs.mkdtempSync(path.join(os.tmpdir(), "dbagenteval-run-"));
       file = path.join(this.#temp, "run.json");
@@ -89,7 +91,14 @@ export class StreamedRun {
   add(result: CaseResult, index: number): void {
     const at = this.positions[index]!;
     this.#writer?.add(at, runFileCase(result));
-    this.tally.add(at, result);
+    // The id the run already holds, not the case's copy of it.
+    this.tally.add(at, {
+      id: this.#selected[at]!.id,
+      verdict: result.verdict,
+      failedStage: result.failedStage,
+      error: result.error,
+      checks: result.checks,
+    });
   }
 
   /**

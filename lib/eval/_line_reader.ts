@@ -7,7 +7,7 @@
 import * as fs from "node:fs";
 import { specialFileError, specialFileKind } from "../read_text_file.ts";
 
-const CHUNK = 1 << 20;
+const CHUNK = 1 << 16;
 
 /**
  * The lines of a file, in order, each with its 1-based number, split on

@@ -95,6 +95,12 @@ export class RunFileWriter {
   add(index: number, c: RunFileCase | string): void {
     if (this.#closed) return; // stopped (Ctrl-C): the file ends where it was
     const json = typeof c === "string" ? c : JSON.stringify(c);
+    if (index === this.#next && this.#waiting.size === 0) {
+      // The usual case: the next line, with none waiting for it.
+      this.#line(json);
+      this.#next++;
+      return;
+    }
     this.#waiting.set(index, json);
     while (this.#waiting.has(this.#next)) {
       this.#line(this.#waiting.get(this.#next)!);

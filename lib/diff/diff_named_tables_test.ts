@@ -35,10 +35,13 @@ const SCHEMA = `
   CREATE TABLE wr(k TEXT, n INT, v, PRIMARY KEY (k, n)) WITHOUT ROWID;
   CREATE TABLE "odd ""name"""([a b] TEXT, "c""d" INT);
   CREATE TABLE uniq(id INTEGER PRIMARY KEY, code TEXT UNIQUE, r REAL);
+  CREATE TABLE auto(id INTEGER PRIMARY KEY AUTOINCREMENT, v REAL,
+    f INT REFERENCES plain(id), CHECK (v > -1e9));
   INSERT INTO plain(name, score) VALUES ('a', 1.5), ('b', NULL), ('c', 3);
   INSERT INTO wr VALUES ('k', 1, 'one'), ('k', 2, x'00ff'), ('l', 1, 2.5);
   INSERT INTO "odd ""name""" VALUES ('p', 1), ('p', 1), ('q', NULL);
   INSERT INTO uniq VALUES (1, 'u1', 0.5), (2, 'u2', 1e300);
+  INSERT INTO auto(v, f) VALUES (1, 1), (2.5, 2);
 `;
 // What changes beside the named table, in every case.
 const OTHERS = "UPDATE f5 SET v = 'b'; INSERT INTO f100 VALUES (2, 'n'); DROP TABLE f17; " +
@@ -106,6 +109,13 @@ describe("diffSqliteDatabases() with tables named among many", () => {
     ["a trigger dropped from an unchanged table", ["plain"], "DROP TRIGGER plain_log", true],
     ["a table dropped", ["uniq"], "DROP TABLE uniq", true],
     ["one of two named tables changed", ["uniq", "plain"], "DELETE FROM uniq WHERE id = 2", true],
+    [
+      "a changed AUTOINCREMENT table with a foreign key and a CHECK",
+      ["auto"],
+      "UPDATE auto SET v = 3 WHERE id = 1; INSERT INTO auto(v) VALUES (4)",
+      true,
+    ],
+    ["sqlite_sequence, changed", ["sqlite_sequence"], "INSERT INTO auto(v) VALUES (4)", true],
   ];
   for (const [name, tables, change, started] of cases) {
     it(`gives ${name} the full diff's section`, async () => {

@@ -79,17 +79,24 @@ function rowsOf(fd: number, wanted: readonly Uint8Array[] | null): SchemaRow[] |
     if (fs.readSync(fd, page, 0, size, (n - 1) * size) !== size) throw new Unreadable();
     return page;
   };
+  // The tree's pages are read into one buffer: a schema of 5,000 tables
+  // is a hundred pages a file, and a buffer each was most of its garbage.
+  const tree = Buffer.allocUnsafe(size);
   const rows: SchemaRow[] = [];
   const visit = (n: number, depth: number): void => {
-    if (depth > 20) throw new Unreadable();
-    const page = read(n);
+    if (depth > 20 || n < 1 || n > pages) throw new Unreadable();
+    if (fs.readSync(fd, tree, 0, size, (n - 1) * size) !== size) throw new Unreadable();
+    const page = tree;
     const h = n === 1 ? 100 : 0;
     const cells = page.readUInt16BE(h + 3);
     if (page[h] === TABLE_INTERIOR) {
+      // Copied out before the children are read into the same buffer.
+      const children: number[] = [];
       for (let i = 0; i < cells; i++) {
-        visit(page.readUInt32BE(page.readUInt16BE(h + 12 + 2 * i)), depth + 1);
+        children.push(page.readUInt32BE(page.readUInt16BE(h + 12 + 2 * i)));
       }
-      visit(page.readUInt32BE(h + 8), depth + 1);
+      children.push(page.readUInt32BE(h + 8));
+      for (const child of children) visit(child, depth + 1);
       return;
     }
     if (page[h] !== TABLE_LEAF) throw new Unreadable();

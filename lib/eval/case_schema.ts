@@ -145,6 +145,22 @@ function checkExpectDb(expect: Record<string, unknown>): void {
 
 /** Validates one case and fills the defaults; the id may still be missing. */
 export function readCase(raw: unknown): Omit<TestCase, "id"> & { id?: string } {
+  checkCase(raw);
+  return caseFrom(raw as CaseFields);
+}
+
+/** A case's fields as valibot checked them, before its transforms. */
+export type CaseFields = Omit<v.InferInput<typeof CaseSchema>, "expect"> & {
+  expect?: Record<string, unknown>;
+};
+
+/**
+ * Validates one case.
+ *
+ * @param raw the case's value
+ * @throws {CaseProblem} for its first mistake
+ */
+function checkCase(raw: unknown): void {
   if (!isPlainObject(raw)) {
     throw new CaseProblem([], "a case must be a mapping with at least a question");
   }
@@ -170,16 +186,27 @@ export function readCase(raw: unknown): Omit<TestCase, "id"> & { id?: string } {
   const c = parsed.output;
   if (c.expect !== undefined && "rows" in c.expect) checkExpectRows(c.expect["rows"]);
   if (c.expect !== undefined) checkExpectDb(c.expect);
+}
+
+/**
+ * The case of a value that {@link readCase} accepted: the schema's
+ * transforms (ids, tags and tenants as text) and the defaults. A run reads
+ * a JSON lines file twice and validates each line the first time only.
+ *
+ * @param c the case's value, valid
+ * @returns the case; the id may still be missing
+ */
+export function caseFrom(c: CaseFields): Omit<TestCase, "id"> & { id?: string } {
   return {
     question: c.question,
     ...(c.reference_sql !== undefined ? { reference_sql: c.reference_sql } : {}),
     ...(c.expect !== undefined ? { expect: c.expect as Expect } : {}),
-    ...(c.id !== undefined ? { id: c.id } : {}),
-    tags: c.tags ?? [],
+    ...(c.id !== undefined ? { id: String(c.id) } : {}),
+    tags: c.tags === undefined ? [] : c.tags.map(String),
     ordered: c.ordered ?? false,
     precision: c.precision ?? 2,
     ...(c.counterexample !== undefined ? { counterexample: c.counterexample } : {}),
-    ...(c.tenant !== undefined ? { tenant: c.tenant } : {}),
+    ...(c.tenant !== undefined ? { tenant: String(c.tenant) } : {}),
     ...(c.db !== undefined ? { db: c.db } : {}),
     ...(c.evidence !== undefined ? { evidence: c.evidence } : {}),
   };

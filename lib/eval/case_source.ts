@@ -13,7 +13,7 @@
  */
 import { CasesFileError } from "../errors.ts";
 import type { TestCase } from "./case.ts";
-import { CaseProblem, readCase } from "./case_schema.ts";
+import { type CaseFields, caseFrom, CaseProblem, readCase } from "./case_schema.ts";
 import {
   duplicateIdError,
   freeSlug,
@@ -81,6 +81,18 @@ function readLine(text: string, line: number, file: string): PartialCase {
   }
 }
 
+/**
+ * FNV-1a of a line's UTF-16 code units: the second reading takes a line
+ * whose hash is unchanged as the line the first one validated.
+ */
+function lineHash(text: string): number {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) {
+    hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193);
+  }
+  return hash >>> 0;
+}
+
 function openReader(file: string): LineReader {
   try {
     return new LineReader(file);
@@ -103,6 +115,8 @@ export class CaseSource {
   readonly #flags: Uint8Array;
   /** The line of each case (JSON lines), to find it again. */
   readonly #lines: Uint32Array | undefined;
+  /** The hash of each case's line, to know it again. */
+  readonly #hashes: Uint32Array | undefined;
   /** The cases, when the file is one document. */
   readonly #held: readonly TestCase[] | undefined;
 
@@ -111,12 +125,14 @@ export class CaseSource {
     keys: readonly CaseKey[],
     flags: Uint8Array,
     lines: Uint32Array | undefined,
+    hashes: Uint32Array | undefined,
     held: readonly TestCase[] | undefined,
   ) {
     this.file = file;
     this.keys = keys;
     this.#flags = flags;
     this.#lines = lines;
+    this.#hashes = hashes;
     this.#held = held;
   }
 
@@ -132,7 +148,14 @@ export class CaseSource {
       const held = await loadCases(file);
       const interned = new Map<string, readonly string[]>();
       const keys = held.map((c, index) => ({ id: c.id, tags: intern(c.tags, interned), index }));
-      return new CaseSource(file, keys, Uint8Array.from(held, flagsOf), undefined, held);
+      return new CaseSource(
+        file,
+        keys,
+        Uint8Array.from(held, flagsOf),
+        undefined,
+        undefined,
+        held,
+      );
     }
     return CaseSource.#scan(file);
   }
@@ -145,6 +168,7 @@ export class CaseSource {
     const tags: (readonly string[])[] = [];
     const flags: number[] = [];
     const lines: number[] = [];
+    const hashes: number[] = [];
     const firstLine = new Map<string, number>();
     const interned = new Map<string, readonly string[]>();
     try {
@@ -156,6 +180,7 @@ export class CaseSource {
         tags.push(intern(c.tags, interned));
         flags.push(flagsOf(c));
         lines.push(reader.line);
+        hashes.push(lineHash(text));
       }
     } finally {
       reader.close();
@@ -179,7 +204,14 @@ export class CaseSource {
       }
       return { id, tags: tags[index]!, index };
     });
-    return new CaseSource(file, keys, Uint8Array.from(flags), Uint32Array.from(lines), undefined);
+    return new CaseSource(
+      file,
+      keys,
+      Uint8Array.from(flags),
+      Uint32Array.from(lines),
+      Uint32Array.from(hashes),
+      undefined,
+    );
   }
 
   /**
@@ -210,6 +242,7 @@ export class CaseSource {
       };
     }
     const lines = this.#lines!;
+    const hashes = this.#hashes!;
     const keys = this.keys;
     const file = this.file;
     let reader: LineReader | undefined;
@@ -231,7 +264,10 @@ export class CaseSource {
         let text = reader.next();
         while (text !== undefined && reader.line < line) text = reader.next();
         const id = keys[index]!.id;
-        const c = text === undefined ? undefined : readLine(text, line, file);
+        // The line the first reading validated, unless the file changed.
+        const c = text === undefined || lineHash(text) !== hashes[index]
+          ? undefined
+          : caseFrom(JSON.parse(text) as CaseFields);
         if (c === undefined || (c.id ?? id) !== id) {
           close();
           throw new CasesFileError(

@@ -166,6 +166,14 @@ describe("CaseSource.open() on a JSON lines file", () => {
     );
   });
 
+  it("CaseSource.feed() stops at a case whose line changed, even with its id kept", async () => {
+    const file = write('{"id": "a", "question": "Q?"}\n{"id": "b", "question": "R?"}\n');
+    const source = await CaseSource.open(file);
+    fs.writeFileSync(file, '{"id": "a", "question": "Q?"}\n{"id": "b", "question": "S?"}\n');
+    const feed = source.feed([1]);
+    assert.match(errorOf(() => feed.next()), /:2: the file changed during the run \(case "b"/);
+  });
+
   it("CaseSource.open() holds a YAML file's cases and hands them out the same way", async () => {
     const text = "- question: How many?\n  tags: [a]\n- id: x\n  question: Q?\n";
     const file = write(text, "yaml");

@@ -14,15 +14,14 @@ import { type DiffOptions, diffSettings } from "./options.ts";
 import { type PagePlan, pagePlan } from "./page_plan.ts";
 import { type PageScan, scanPages } from "./_page_scan.ts";
 import { scanTrees } from "./_table_scan.ts";
-import { type NamedRows, namedRows } from "./_named_roots.ts";
-import { schemaPageOne } from "./_schema_page_one.ts";
+import { namedTables, type PageOnes, withoutEngine } from "./_named_tables.ts";
 import { readSchema, type SideSchema, type TableSchema } from "./schema.ts";
-import { identicalSchemas, schemasOfRows } from "./_identical_files.ts";
+import { identicalSchemas } from "./_identical_files.ts";
 import { RowidRanges } from "./_rowid_ranges.ts";
 import { type ColumnsDiff, diffColumns, diffObjects, tableSchemaChanged } from "./schema_diff.ts";
-import { diffTableData } from "./table_data.ts";
-import type { ByteBudget } from "./_kept_rows.ts";
-import type { DiffListener } from "./listener.ts";
+import { diffTableData, type TableData } from "./table_data.ts";
+import { type ByteBudget, KeptRows } from "./_kept_rows.ts";
+import type { DiffListener, RowEvent } from "./listener.ts";
 import { foldName } from "./_sql.ts";
 import type {
   ChangeStatus,
@@ -176,15 +175,13 @@ export async function diffDatabasePair(pair: DatabasePair): Promise<DatabaseChan
     if (!sameLength(before, after)) startEngine();
     scanning = scanPages(before, after, startEngine);
   } else if (paired) {
-    const rows = namedRows(before, after, settings.tables!);
-    if (rows !== null) {
-      const { withStatistics } = rows;
-      const a = schemaPageOne(before, withStatistics.before);
-      const b = a === null ? null : schemaPageOne(after, withStatistics.after);
-      if (a !== null && b !== null) pageOnes = { before: a, after: b };
-      named = namedSchemas(before, after, rows, pairByRowid);
+    const found = namedTables(before, after, settings.tables!, pairByRowid);
+    if (found !== null) {
+      ({ named, pageOnes } = found);
       if (named === null) startEngine();
-      scanning = scanTrees(before, after, rows.roots, startEngine);
+      // Tables whose changed rows can be read from their cells wait for the
+      // scan's end; for others the engine starts at its first differing page.
+      scanning = scanTrees(before, after, found.roots, found.cells ? undefined : startEngine);
     }
   }
   let db: Database | null = null;
@@ -212,9 +209,17 @@ export async function diffDatabasePair(pair: DatabasePair): Promise<DatabaseChan
       const plan = scan === null || (opening as Promise<Database> | null) !== null
         ? null
         : pagePlan(scan, named);
-      const tables = [...named.before.tables.keys()];
-      if (plan !== null && tables.every((t) => plan.table(t)?.identical === true)) {
-        return finish({ db: null, sides: named, afterSchema: AFTER, settings, plan, listener });
+      const decoded = plan === null || scan === null ? null : withoutEngine(scan, plan, named);
+      if (decoded !== null) {
+        return finish({
+          db: null,
+          sides: named,
+          afterSchema: AFTER,
+          settings,
+          plan: plan!,
+          listener,
+          decoded,
+        });
       }
     }
     db = await open();
@@ -266,33 +271,6 @@ export async function diffDatabasePair(pair: DatabasePair): Promise<DatabaseChan
     input.listener.done?.(change);
     return change;
   }
-}
-
-/**
- * The named tables' schemas read without SQLite (_identical_files.ts), or
- * null when their rows differ or cannot be read so; a file that cannot be
- * opened gives null too, and opening it with SQLite says why.
- */
-function namedSchemas(
-  before: string,
-  after: string,
-  rows: NamedRows,
-  pairByRowid: boolean,
-): { before: SideSchema; after: SideSchema } | null {
-  try {
-    // What opening them would refuse (a hot journal beside a file, say).
-    checkSqliteFile(before);
-    checkSqliteFile(after);
-    return schemasOfRows(rows.before, rows.after, pairByRowid);
-  } catch {
-    return null;
-  }
-}
-
-/** Page 1 of each file as the engine is to read it, or null for the file's own. */
-interface PageOnes {
-  readonly before: Uint8Array | null;
-  readonly after: Uint8Array | null;
 }
 
 /** Whether two files have the same length (false when either cannot be looked at). */
@@ -373,6 +351,8 @@ interface TablesInput {
   readonly settings: DiffSettings;
   readonly plan: PagePlan | null;
   readonly listener: DiffListener;
+  /** Tables whose row changes were read from their cells, without the engine. */
+  readonly decoded?: ReadonlyMap<string, (rows: KeptRows) => TableData>;
 }
 
 /** What the tables of one database may still keep. */
@@ -460,21 +440,32 @@ function diffTable(
   let truncated = false;
   let bytesCut = false;
   if (settings.include_data && !input.virtual) {
-    const page = input.plan?.table(either.name) ?? null;
+    const decoded = input.decoded?.get(either.name);
+    const page = decoded !== undefined ? null : input.plan?.table(either.name) ?? null;
     if (page?.identical !== true) {
-      if (db === null) throw new Error(`internal: table "${either.name}" compared without SQLite`);
-      const data = namingTable(either, () =>
-        diffTableData({
-          db,
-          before: before === null ? null : { schema: "main", table: before },
-          after: after === null ? null : { schema: input.afterSchema, table: after },
-          maxRows: settings.max_rows,
-          budget: input.budget,
-          ranges: page?.ranges ?? null,
-          residue: page?.residue ?? null,
-          residueKeys: page?.residueKeys ?? null,
-          onRow: input.listener.row === undefined ? null : (e) => input.listener.row!(e),
-        }));
+      const onRow = input.listener.row === undefined
+        ? null
+        : (e: RowEvent) => input.listener.row!(e);
+      const engine = (): Database => {
+        if (db === null) {
+          throw new Error(`internal: table "${either.name}" compared without SQLite`);
+        }
+        return db;
+      };
+      const data = decoded !== undefined
+        ? decoded(new KeptRows(settings.max_rows, onRow, input.budget))
+        : namingTable(either, () =>
+          diffTableData({
+            db: engine(),
+            before: before === null ? null : { schema: "main", table: before },
+            after: after === null ? null : { schema: input.afterSchema, table: after },
+            maxRows: settings.max_rows,
+            budget: input.budget,
+            ranges: page?.ranges ?? null,
+            residue: page?.residue ?? null,
+            residueKeys: page?.residueKeys ?? null,
+            onRow,
+          }));
       ({ key, keyKind } = data);
       compared = data.comparedColumns;
       rows = { added: data.rows.added, removed: data.rows.removed, changed: data.rows.changed };

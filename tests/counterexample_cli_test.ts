@@ -40,6 +40,33 @@ describe("dbagenteval counterexample", () => {
     assert.deepEqual(snapshotDir(dir.path), before);
   });
 
+  it("searches a PostgreSQL database (PGlite) and prints a script psql replays", () => {
+    const sql = dir.file("shop.sql");
+    fs.writeFileSync(
+      sql,
+      `CREATE TABLE orders (id integer PRIMARY KEY, status text NOT NULL, amount integer NOT NULL);
+       INSERT INTO orders VALUES (1, 'paid', 10), (2, 'paid', 40), (3, 'new', 45);`,
+    );
+    const before = snapshotDir(dir.path);
+    const r = runCli([
+      "counterexample",
+      "--db",
+      `pglite:${sql}`,
+      "--reference",
+      "SELECT id FROM orders WHERE amount / 20 > 1",
+      "--candidate",
+      "SELECT id FROM orders WHERE amount * 1.0 / 20 > 1",
+    ]);
+    assert.equal(r.code, 1, r.stderr);
+    assert.match(
+      r.stdout,
+      /^the queries differ on this database \(found by \w+ after \d+ databases/,
+    );
+    assert.match(r.stdout, /CREATE TABLE "orders" \(\n {2}"id" integer NOT NULL,/);
+    assert.match(r.stdout, /how it differs from pglite:.*shop\.sql:\n {2}orders: \d row\(s\)/);
+    assert.deepEqual(snapshotDir(dir.path), before);
+  });
+
   it("exits 0 and says it is evidence, not proof, when none is found", () => {
     const r = runCli([
       "counterexample",
@@ -162,7 +189,10 @@ describe("dbagenteval counterexample", () => {
       "--counterexamples",
     ]);
     assert.equal(r.code, 2);
-    assert.match(r.stderr, /--counterexamples searches a SQLite database: pass --db FILE/);
+    assert.match(
+      r.stderr,
+      /--counterexamples searches the database the reference SQL runs on: pass --db/,
+    );
   });
 
   const bad: [string, string[], RegExp][] = [

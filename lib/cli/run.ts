@@ -37,9 +37,9 @@ import {
 } from "./_reports.ts";
 import { type CaseResult, runCaseFeed, type SuiteOptions } from "../eval/suite.ts";
 import { searchableQueries } from "../counterexample/check.ts";
+import { DATABASE_KINDS } from "../databases/registry.ts";
 import type { CounterexampleSettings } from "../eval/check_sources.ts";
 import { openAiJudge } from "../judge/mod.ts";
-import { DATABASE_KINDS } from "../databases/registry.ts";
 import { checkJudgeReachable } from "../judge/openai_judge.ts";
 import { type CheckLike, loadChecks, loadFunction } from "./_load_module.ts";
 import { type AgentOptions, checkAgentOptions, loadAgent } from "./_agent.ts";
@@ -100,7 +100,8 @@ function timeoutMs(seconds: number | undefined): number | undefined {
 
 /**
  * The counterexample search's settings for a run (--counterexamples): it
- * runs on the --db file, the embedded SQLite executor's database.
+ * runs on the --db database (a SQLite file, PGlite, or a PostgreSQL server,
+ * which it only reads).
  */
 function counterexampleSettings(options: RunOptions): CounterexampleSettings | undefined {
   if (options.counterexamples !== true) return undefined;
@@ -108,14 +109,7 @@ function counterexampleSettings(options: RunOptions): CounterexampleSettings | u
   if (options.db === undefined && options.dbDir !== undefined) return { db: options.dbDir };
   if (options.db === undefined) {
     throw new UsageError(
-      "--counterexamples searches a SQLite database: pass --db FILE (a SQLite copy of the database the reference SQL runs on)",
-    );
-  }
-  if (DATABASE_KINDS.find((k) => k.matches(options.db!))?.name !== "sqlite") {
-    throw new UsageError(
-      `--counterexamples searches a SQLite database, and --db ${
-        options.db.replace(/\/\/[^@/]*@/, "//")
-      } is PostgreSQL; leave --counterexamples out, or pass --db FILE (a SQLite copy)`,
+      "--counterexamples searches the database the reference SQL runs on: pass --db (a SQLite file, pglite:FILE.sql or a postgres:// URL)",
     );
   }
   return { db: options.db };
@@ -289,6 +283,10 @@ export async function runCommand(file: string | undefined, options: RunOptions):
   // With an output on stdout (-), the text for a person goes to stderr.
   const human = humanStream(Object.values(reportOutputs(options)));
   const counterexamples = counterexampleSettings(options);
+  // On PostgreSQL, one PGlite per database for the whole run, not per case.
+  const keepPg = counterexamples !== undefined && options.db !== undefined &&
+    DATABASE_KINDS.find((k) => k.matches(options.db!))?.name !== "sqlite";
+  if (keepPg) await (await import("../counterexample/pg_given.ts")).keepPgEngines(true);
   const scores = parseScores(options.score);
   const runScores = scores === undefined ? undefined : new RunScores(scores, held());
   const reference = await loadExecutor(
@@ -461,5 +459,6 @@ export async function runCommand(file: string | undefined, options: RunOptions):
     await reference?.database?.close();
     await databases?.close();
     (execute as { close?: () => void } | undefined)?.close?.();
+    if (keepPg) await (await import("../counterexample/pg_given.ts")).keepPgEngines(false);
   }
 }

@@ -9,7 +9,7 @@
 import type { SqliteValue } from "../sqlite/value.ts";
 import type { QueryWords } from "./_tokens.ts";
 import type { Affinity, SearchColumn, SearchTable } from "./schema.ts";
-import type { RealData } from "./real_data.ts";
+import type { GivenRows } from "./given.ts";
 
 /** The values one column may take in a candidate. */
 export interface ColumnPool {
@@ -173,7 +173,7 @@ export function boundaryValues(
  */
 export function columnPools(
   tables: readonly SearchTable[],
-  real: RealData,
+  real: GivenRows,
   words: QueryWords,
 ): Map<string, ColumnPool[]> {
   const pools = new Map<string, ColumnPool[]>();
@@ -232,4 +232,25 @@ export function plainValue(affinity: Affinity, i: number): SqliteValue {
   if (affinity === "TEXT") return String.fromCharCode(97 + (i % 26));
   if (affinity === "REAL") return i + 0.5;
   return i + 1;
+}
+
+/**
+ * The queries' constants themselves, per column of a table that a query
+ * names, to look up given rows holding them: text for a TEXT column,
+ * numbers for a numeric one, both otherwise.
+ *
+ * @param words the queries' constants and names
+ * @returns the constants for a table's column
+ */
+export function probesFor(
+  words: QueryWords,
+): (table: SearchTable, column: string) => SqliteValue[] {
+  return (table, column) => {
+    if (!words.names.has(column.toLowerCase())) return [];
+    const c = table.columns.find((x) => x.name === column);
+    if (c === undefined) return [];
+    if (c.affinity === "TEXT") return [...words.strings];
+    if (c.affinity === "INTEGER" || c.affinity === "REAL") return [...words.numbers];
+    return [...words.numbers, ...words.strings];
+  };
 }

@@ -7,18 +7,18 @@ import { UsageError } from "../errors.ts";
 import { DATABASE_KINDS } from "../databases/registry.ts";
 import { rowObjects } from "../row_set.ts";
 import { compareRows } from "../compare/rows.ts";
-import { openDatabase } from "../sqlite/database.ts";
-import type { SqliteRow, SqliteValue } from "../sqlite/value.ts";
+import type { SqliteRow } from "../sqlite/value.ts";
 import type { Candidate, CandidateRow } from "./candidate.ts";
+import type { GivenDatabase, GivenRows } from "./given.ts";
 import { columnPools } from "./pools.ts";
-import { RealData } from "./real_data.ts";
-import { changesFromGiven, databaseScript, type TableChange } from "./render.ts";
-import { type Comparison, differs, Sandbox } from "./sandbox.ts";
-import { readSearchSchema, type SearchTable } from "./schema.ts";
+import type { TableChange } from "./render.ts";
+import { type Comparison, differs } from "./sandbox.ts";
+import type { SearchTable } from "./schema.ts";
 import { shrink } from "./shrink.ts";
 import { STRATEGIES, type Strategy, type StrategyContext } from "./strategies/mod.ts";
 import { Random } from "./_random.ts";
 import { type QueryWords, queryWords } from "./_tokens.ts";
+import { openSqliteGiven } from "./sqlite_given.ts";
 import { queryShape } from "./_query_shape.ts";
 
 /** The given database is tried as it is when each table has at most this many rows. */
@@ -39,7 +39,10 @@ const GIVEN_ROWS = 2000;
  * ```
  */
 export interface CounterexampleOptions {
-  /** The SQLite file the queries run on; only ever read. */
+  /**
+   * The database the queries run on, only ever read: a SQLite file,
+   * `pglite:FILE.sql`, `pglite:DIR`, or a `postgres://` URL.
+   */
   readonly db: string;
   /** The correct query. */
   readonly reference: string;
@@ -115,13 +118,6 @@ export interface Counterexample {
 }
 
 function checkOptions(options: CounterexampleOptions): void {
-  if (DATABASE_KINDS.find((k) => k.matches(options.db))?.name !== "sqlite") {
-    throw new UsageError(
-      `--db ${
-        options.db.replace(/\/\/[^@/]*@/, "//")
-      } is PostgreSQL: the search builds SQLite databases; pass --db FILE (a SQLite copy of it)`,
-    );
-  }
   const whole = (name: string, v: number | undefined, min: number): void => {
     if (v !== undefined && (!Number.isInteger(v) || v < min)) {
       throw new UsageError(`${name}: expected a whole number of at least ${min}, got ${v}`);
@@ -146,18 +142,6 @@ function mergeWords(a: QueryWords, b: QueryWords): QueryWords {
   };
 }
 
-/** The constants themselves, for a column of this table, to look up rows holding them. */
-function probesFor(words: QueryWords): (table: SearchTable, column: string) => SqliteValue[] {
-  return (table, column) => {
-    if (!words.names.has(column.toLowerCase())) return [];
-    const c = table.columns.find((x) => x.name === column);
-    if (c === undefined) return [];
-    if (c.affinity === "TEXT") return [...words.strings];
-    if (c.affinity === "INTEGER" || c.affinity === "REAL") return [...words.numbers];
-    return [...words.numbers, ...words.strings];
-  };
-}
-
 function pickStrategy(random: Random, strategies: readonly Strategy[]): Strategy {
   const total = strategies.reduce((s, x) => s + x.weight, 0);
   let roll = random.next() * total;
@@ -169,7 +153,7 @@ function pickStrategy(random: Random, strategies: readonly Strategy[]): Strategy
 }
 
 /** The given database's rows as they are, duplicates kept, when every table is small. */
-function givenAsIs(real: RealData, tables: readonly SearchTable[]): Candidate | null {
+function givenAsIs(real: GivenRows, tables: readonly SearchTable[]): Candidate | null {
   const rows = new Map<string, CandidateRow[]>();
   for (const t of tables) {
     const all = real.all(t, GIVEN_ROWS);
@@ -220,30 +204,30 @@ export async function findCounterexample(options: CounterexampleOptions): Promis
   const started = performance.now();
   const seed = options.seed ?? 1;
   const budget = options.budget ?? DEFAULT_BUDGET;
-  const deadline = started + (options.timeLimit ?? DEFAULT_TIME_LIMIT) * 1000;
   const comparison: Comparison = {
     ordered: options.ordered ?? false,
     precision: options.precision ?? 2,
   };
   const queries = { reference: options.reference, candidate: options.candidate };
-  const db = await openDatabase(options.db);
-  try {
-    for (
-      const [sql, option] of [[queries.reference, "--reference"], [
-        queries.candidate,
-        "--candidate",
-      ]]
-    ) {
-      if (sql!.trim() === "") throw new UsageError(`${option}: the query is empty`);
-      db.prepare(sql!).finalize();
-    }
-    const words = mergeWords(queryWords(queries.reference), queryWords(queries.candidate));
-    const schema = readSearchSchema(db, [
+  for (
+    const [sql, option] of [[queries.reference, "--reference"], [queries.candidate, "--candidate"]]
+  ) {
+    if (sql!.trim() === "") throw new UsageError(`${option}: the query is empty`);
+  }
+  const words = mergeWords(queryWords(queries.reference), queryWords(queries.candidate));
+  const random = new Random(seed);
+  const given = await openGiven(
+    options.db,
+    [
       { sql: queries.reference, option: "--reference" },
       { sql: queries.candidate, option: "--candidate" },
-    ], words.names);
-    const random = new Random(seed);
-    const real = new RealData(db, schema.tables, { random, probes: probesFor(words) });
+    ],
+    words,
+    random,
+  );
+  try {
+    const { schema } = given;
+    const real = given.rows;
     const context: StrategyContext = {
       random,
       schema,
@@ -254,17 +238,21 @@ export async function findCounterexample(options: CounterexampleOptions): Promis
     // Only the strategies that can make something new: with an empty given
     // database, those that rearrange its rows get no budget.
     const strategies = STRATEGIES.filter((s) => s.usable?.(context) ?? true);
-    const sandbox = await Sandbox.create(schema);
+    const sandbox = await given.sandbox();
+    // The time limit is for the search: opening the database (loading a
+    // PostgreSQL script into PGlite) and building the sandbox come first.
+    const deadline = performance.now() + (options.timeLimit ?? DEFAULT_TIME_LIMIT) * 1000;
     try {
       // Shrinking tries many databases: each only has to keep the queries apart.
-      const quick = (c: Candidate): Candidate | null => {
-        const r = sandbox.run(c, queries);
+      const quick = async (c: Candidate): Promise<Candidate | null> => {
+        const r = await sandbox.run(c, queries);
         return r !== null && differs(r.outcome, comparison) ? r.outcome.database : null;
       };
       // Kept only when the difference does not hang on row order: the rows
-      // of each query are the same with SQLite's unordered scans reversed.
-      const confirm = (c: Candidate): Candidate | null => {
-        const r = sandbox.run(c, queries, true);
+      // of each query are the same with the engine's row order changed
+      // (SQLite's unordered scans reversed; PostgreSQL's rows loaded in reverse).
+      const confirm = async (c: Candidate): Promise<Candidate | null> => {
+        const r = await sandbox.run(c, queries, true);
         if (r === null || r.reversed === undefined) return null;
         const { outcome, reversed } = r;
         const stable = compareRows(reversed.referenceRows, outcome.referenceRows, comparison) &&
@@ -274,8 +262,8 @@ export async function findCounterexample(options: CounterexampleOptions): Promis
       // First the given database as it is (duplicates kept: it may itself
       // tell the queries apart), the empty one, and the whole sample.
       const fixed: { name: string; candidate: Candidate }[] = [];
-      const given = givenAsIs(real, schema.tables);
-      if (given !== null && given.size > 0) fixed.push({ name: "given", candidate: given });
+      const asIs = givenAsIs(real, schema.tables);
+      if (asIs !== null && asIs.size > 0) fixed.push({ name: "given", candidate: asIs });
       fixed.push({ name: "empty", candidate: new Map() });
       fixed.push({
         name: "real_sample",
@@ -295,11 +283,11 @@ export async function findCounterexample(options: CounterexampleOptions): Promis
         if (seen.has(key)) continue;
         seen.add(key);
         tried++;
-        const r = sandbox.run(candidate, queries);
+        const r = await sandbox.run(candidate, queries);
         if (r === null || !differs(r.outcome, comparison)) continue;
-        const confirmed = confirm(r.outcome.database);
+        const confirmed = await confirm(r.outcome.database);
         if (confirmed === null) continue;
-        const shrunk = shrink(confirmed, {
+        const shrunk = await shrink(confirmed, {
           schema,
           stillDiffers: quick,
           maxTries: 400,
@@ -307,19 +295,19 @@ export async function findCounterexample(options: CounterexampleOptions): Promis
         });
         // The shrunk database must hold up under reversed scans too; if
         // not, shrink again with that test on every step.
-        const small = confirm(shrunk) ?? shrink(confirmed, {
+        const small = await confirm(shrunk) ?? await shrink(confirmed, {
           schema,
           stillDiffers: confirm,
           maxTries: 400,
           deadline: Math.max(deadline, performance.now() + 2000),
         });
-        const final = sandbox.run(small, queries)!.outcome;
+        const final = (await sandbox.run(small, queries))!.outcome;
         return {
           found: true,
-          databaseSql: databaseScript(schema, final.database),
+          databaseSql: given.script(final.database),
           referenceRows: rowObjects(final.referenceRows) as SqliteRow[],
           candidateRows: rowObjects(final.candidateRows) as SqliteRow[],
-          changes: changesFromGiven(db, schema, final.database),
+          changes: await given.changes(final.database),
           strategy: strategy?.name ?? next!.name,
           tried,
           seed,
@@ -328,9 +316,23 @@ export async function findCounterexample(options: CounterexampleOptions): Promis
       }
       return { found: false, tried, seed, seconds: (performance.now() - started) / 1000 };
     } finally {
-      sandbox.close();
+      await sandbox.close();
     }
   } finally {
-    db.close();
+    await given.close();
   }
+}
+
+/** Opens the given database with the kind of search its `--db` value names. */
+async function openGiven(
+  db: string,
+  queries: readonly { readonly sql: string; readonly option: string }[],
+  words: QueryWords,
+  random: Random,
+): Promise<GivenDatabase> {
+  if (DATABASE_KINDS.find((k) => k.matches(db))?.name === "sqlite") {
+    return openSqliteGiven(db, queries, words, random);
+  }
+  // PGlite's WebAssembly is loaded only for a PostgreSQL search.
+  return (await import("./pg_given.ts")).openPgGiven(db, queries, words, random);
 }

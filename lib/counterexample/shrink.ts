@@ -16,7 +16,11 @@ import { rowCount } from "./candidate.ts";
 import type { SearchSchema } from "./schema.ts";
 
 /** Tries a smaller database: the database as the schema accepted it, or null when the queries agree on it. */
-export type StillDiffers = (candidate: Candidate) => Candidate | null;
+export type StillDiffers = (
+  candidate: Candidate,
+) => Candidate | null | Promise<Candidate | null>;
+
+type Attempt = (c: Candidate) => Promise<Candidate | null>;
 
 interface Entry {
   readonly table: string;
@@ -48,7 +52,7 @@ function build(entries: readonly Entry[]): Candidate {
  * @param options the schema, the test, and how many tries and until when
  * @returns the smallest database found on which they still differ
  */
-export function shrink(
+export async function shrink(
   start: Candidate,
   options: {
     readonly schema: SearchSchema;
@@ -56,26 +60,26 @@ export function shrink(
     readonly maxTries: number;
     readonly deadline: number;
   },
-): Candidate {
+): Promise<Candidate> {
   let best = start;
   let tries = 0;
-  const attempt = (c: Candidate): Candidate | null => {
+  const attempt = async (c: Candidate): Promise<Candidate | null> => {
     if (tries >= options.maxTries || performance.now() > options.deadline) return null;
     tries++;
-    return options.stillDiffers(c);
+    return await options.stillDiffers(c);
   };
-  best = dropRows(best, options.schema, attempt);
+  best = await dropRows(best, options.schema, attempt);
   const before = rowCount(best);
-  best = nullColumns(best, options.schema, attempt);
+  best = await nullColumns(best, options.schema, attempt);
   // NULL foreign keys may free parent rows: drop again.
-  return rowCount(best) === before ? dropRows(best, options.schema, attempt) : best;
+  return rowCount(best) === before ? await dropRows(best, options.schema, attempt) : best;
 }
 
-function dropRows(
+async function dropRows(
   start: Candidate,
   schema: SearchSchema,
-  attempt: (c: Candidate) => Candidate | null,
-): Candidate {
+  attempt: Attempt,
+): Promise<Candidate> {
   let best = start;
   let entries = flatten(best, schema);
   let chunk = Math.max(1, Math.ceil(entries.length / 2));
@@ -83,7 +87,7 @@ function dropRows(
     let removed = false;
     for (let start = 0; start < entries.length; start += chunk) {
       const smaller = [...entries.slice(0, start), ...entries.slice(start + chunk)];
-      const ok = attempt(build(smaller));
+      const ok = await attempt(build(smaller));
       if (ok !== null && rowCount(ok) < entries.length) {
         best = ok;
         entries = flatten(ok, schema);
@@ -100,21 +104,21 @@ function dropRows(
 }
 
 /** Columns the difference does not hang on become NULL, where the schema allows. */
-function nullColumns(
+async function nullColumns(
   start: Candidate,
   schema: SearchSchema,
-  attempt: (c: Candidate) => Candidate | null,
-): Candidate {
+  attempt: Attempt,
+): Promise<Candidate> {
   let best = start;
   for (const t of schema.tables) {
-    t.columns.forEach((c, i) => {
+    for (const [i, c] of t.columns.entries()) {
       const rows = best.get(t.name);
-      if (rows === undefined || c.notNull || c.pk > 0 || rows.every((r) => r[i] === null)) return;
+      if (rows === undefined || c.notNull || c.pk > 0 || rows.every((r) => r[i] === null)) continue;
       const next = new Map(best);
       next.set(t.name, rows.map((r) => r.map((v, k) => (k === i ? null : v))));
-      const ok = attempt(next);
+      const ok = await attempt(next);
       if (ok !== null && rowCount(ok) === rowCount(best)) best = ok;
-    });
+    }
   }
   return best;
 }

@@ -7,7 +7,7 @@
 import type { Candidate } from "../candidate.ts";
 import type { ColumnPool } from "../pools.ts";
 import type { Random } from "../_random.ts";
-import type { RealData } from "../real_data.ts";
+import type { GivenRows } from "../given.ts";
 import type { SearchSchema } from "../schema.ts";
 import type { QueryShape } from "../_query_shape.ts";
 
@@ -15,7 +15,7 @@ import type { QueryShape } from "../_query_shape.ts";
 export interface StrategyContext {
   readonly random: Random;
   readonly schema: SearchSchema;
-  readonly real: RealData;
+  readonly real: GivenRows;
   /** Value pools per table name, in column order. */
   readonly pools: ReadonlyMap<string, readonly ColumnPool[]>;
   /** The sizes the queries compare with and the columns they equate. */

@@ -1,0 +1,242 @@
+import { after, before, describe, it } from "node:test";
+import assert from "node:assert/strict";
+import * as fs from "node:fs";
+import { PGlite } from "@electric-sql/pglite";
+import { snapshotDir, tempDir } from "../../tests/fixtures.ts";
+import { NO_SERVER, POSTGRES_URL } from "../../tests/postgres_server.ts";
+import { compareRows } from "../compare/rows.ts";
+import { pgliteParsers } from "../databases/_types.ts";
+import { findCounterexample } from "./search.ts";
+import { keepPgEngines } from "./pg_given.ts";
+import { CounterexampleCheck } from "./check.ts";
+import { defineCase } from "../eval/cases.ts";
+import { Trace } from "../eval/trace.ts";
+
+const dir = tempDir();
+const SHOP = `
+CREATE TABLE customers (id integer PRIMARY KEY, name text NOT NULL, vip boolean NOT NULL);
+CREATE TABLE orders (
+  id integer PRIMARY KEY,
+  customer_id integer NOT NULL REFERENCES customers (id),
+  qty integer NOT NULL CHECK (qty >= 0),
+  price numeric(8, 2) NOT NULL,
+  placed date NOT NULL,
+  note text
+);
+INSERT INTO customers VALUES (1, 'ann', true), (2, 'bob', false), (3, 'cy', false);
+INSERT INTO orders VALUES (1, 1, 1, 9.50, '2024-01-05', 'a'), (2, 1, 2, 20.00, '2024-02-01', 'b'),
+  (3, 2, 5, 3.25, '2024-02-10', 'c'), (4, 2, 10, 1.00, '2024-03-01', 'd'),
+  (5, 2, 7, 4.00, '2024-03-02', 'e');
+`;
+const file = dir.file("shop.sql");
+fs.writeFileSync(file, SHOP);
+const db = `pglite:${file}`;
+const before_ = snapshotDir(dir.path);
+
+// One PGlite to replay the scripts in, emptied before each.
+let replay: PGlite;
+before(async () => {
+  // One given database and one sandbox engine for every search of the file.
+  await keepPgEngines(true);
+  replay = new PGlite();
+  await replay.waitReady;
+});
+after(async () => {
+  await keepPgEngines(false);
+  await replay?.close();
+  dir.cleanup();
+});
+
+async function rowsOn(sql: string) {
+  const r = await replay.query<unknown[]>(sql, [], {
+    rowMode: "array",
+    parsers: pgliteParsers(),
+  });
+  return { columns: r.fields.map((f) => f.name), rows: r.rows };
+}
+
+// [name, reference, candidate, ordered]: the same rows on the given database, not on every one.
+const nearMisses: [string, string, string, boolean][] = [
+  [
+    "integer division for a comparison",
+    "SELECT id FROM orders WHERE qty / 2 > 1",
+    "SELECT id FROM orders WHERE qty > 2",
+    false,
+  ],
+  [
+    "LIKE for ILIKE",
+    "SELECT id FROM customers WHERE name ILIKE 'a%'",
+    "SELECT id FROM customers WHERE name LIKE 'a%'",
+    false,
+  ],
+  [
+    "DISTINCT ON the latest for the largest",
+    "SELECT DISTINCT ON (customer_id) customer_id, price FROM orders ORDER BY customer_id, placed DESC",
+    "SELECT customer_id, max(price) AS price FROM orders GROUP BY customer_id",
+    false,
+  ],
+  [
+    "NULLS FIRST for PostgreSQL's NULLS LAST",
+    "SELECT id FROM orders ORDER BY note, id LIMIT 2",
+    "SELECT id FROM orders ORDER BY note NULLS FIRST, id LIMIT 2",
+    true,
+  ],
+  [
+    ">= for > at a HAVING count",
+    "SELECT customer_id FROM orders GROUP BY customer_id HAVING count(*) > 1",
+    "SELECT customer_id FROM orders GROUP BY customer_id HAVING count(*) >= 1",
+    false,
+  ],
+  [
+    "a LIMIT larger than the table",
+    "SELECT id FROM orders ORDER BY id",
+    "SELECT id FROM orders ORDER BY id LIMIT 6",
+    true,
+  ],
+  [
+    "floor() on a numeric with fractions",
+    "SELECT id FROM orders WHERE price > 3",
+    "SELECT id FROM orders WHERE floor(price) >= 3",
+    false,
+  ],
+  [
+    "the last day of a leap February",
+    "SELECT id FROM orders WHERE placed < '2024-03-01'",
+    "SELECT id FROM orders WHERE placed <= '2024-02-28'",
+    false,
+  ],
+  [
+    "a boolean flag for the one customer who has it today",
+    "SELECT id FROM customers WHERE vip",
+    "SELECT id FROM customers WHERE id = 1",
+    false,
+  ],
+];
+
+// Equivalent under PostgreSQL's types: no database tells them apart.
+const equivalents: [string, string, string][] = [
+  ["count(1) for count(*)", "SELECT count(*) AS n FROM orders", "SELECT count(1) AS n FROM orders"],
+  [
+    "BETWEEN for two comparisons",
+    "SELECT id FROM orders WHERE qty BETWEEN 2 AND 7",
+    "SELECT id FROM orders WHERE qty >= 2 AND qty <= 7",
+  ],
+  [
+    "integer division written as a bound",
+    "SELECT id FROM orders WHERE qty / 2 > 1",
+    "SELECT id FROM orders WHERE qty >= 4",
+  ],
+  [
+    ">= 3.01 for > 3 on numeric(8, 2)",
+    "SELECT id FROM orders WHERE price > 3",
+    "SELECT id FROM orders WHERE price >= 3.01",
+  ],
+  [
+    "the day before on a date",
+    "SELECT id FROM orders WHERE placed >= '2024-02-01'",
+    "SELECT id FROM orders WHERE placed > '2024-01-31'",
+  ],
+  [
+    "> 1 for >= 2 at a HAVING count",
+    "SELECT customer_id FROM orders GROUP BY customer_id HAVING count(*) > 1",
+    "SELECT customer_id FROM orders GROUP BY customer_id HAVING count(*) >= 2",
+  ],
+  [
+    "GROUP BY for DISTINCT",
+    "SELECT DISTINCT customer_id FROM orders",
+    "SELECT customer_id FROM orders GROUP BY customer_id",
+  ],
+];
+
+describe("findCounterexample() on PostgreSQL (PGlite)", () => {
+  for (const [name, reference, candidate, ordered] of nearMisses) {
+    it(`refutes ${name}, with a script psql replays`, async () => {
+      const r = await findCounterexample({ db, reference, candidate, ordered });
+      assert.equal(r.found, true, `${name}: tried ${r.tried}`);
+      assert.ok(r.strategy !== undefined && r.strategy !== "");
+      assert.doesNotMatch(r.databaseSql!, /PRAGMA/);
+      assert.match(r.databaseSql!, /^CREATE TABLE "customers" \(/m);
+      if (/^CREATE TABLE "orders"/m.test(r.databaseSql!)) {
+        assert.match(r.databaseSql!, /CHECK \(\(qty >= 0\)\)/);
+        assert.match(r.databaseSql!, /FOREIGN KEY \(customer_id\) REFERENCES customers\(id\)/);
+      }
+      await replay.exec("DROP SCHEMA public CASCADE; CREATE SCHEMA public;");
+      await replay.exec(r.databaseSql!);
+      const ref = await rowsOn(reference);
+      const cand = await rowsOn(candidate);
+      assert.equal(compareRows(cand, ref, { ordered }), false, r.databaseSql);
+      assert.equal(compareRows(r.referenceRows!, ref, { ordered }), true);
+      assert.equal(compareRows(r.candidateRows!, cand, { ordered }), true);
+    });
+  }
+
+  for (const [name, reference, candidate] of equivalents) {
+    it(`makes no claim for ${name}`, async () => {
+      const r = await findCounterexample({ db, reference, candidate, budget: 150 });
+      assert.equal(r.found, false, r.databaseSql);
+      assert.ok(r.tried > 1);
+    });
+  }
+
+  it("tries the given rows first, duplicates kept", async () => {
+    const r = await findCounterexample({
+      db,
+      reference: "SELECT count(*) AS n FROM orders WHERE placed > '2024-01-31'",
+      candidate: "SELECT count(*) AS n FROM orders WHERE placed > '2024-02-01'",
+    });
+    assert.equal(r.found, true);
+    assert.equal(r.strategy, "given");
+  });
+
+  const refused: [string, string, RegExp][] = [
+    ["a write", "DELETE FROM orders", /--reference: the query writes to the database/],
+    ["an unknown table", "SELECT * FROM nope", /--reference: .*relation "nope" does not exist/],
+    ["an empty query", "  ", /--reference: the query is empty/],
+  ];
+  for (const [name, sql, message] of refused) {
+    it(`refuses ${name} in one line`, async () => {
+      await assert.rejects(
+        findCounterexample({ db, reference: sql, candidate: "SELECT 1" }),
+        (e) => {
+          assert.match((e as Error).message, message);
+          assert.ok(!(e as Error).message.includes("\n"));
+          return true;
+        },
+      );
+    });
+  }
+
+  it("fails a case of the harness (run --counterexamples) right only on this data", async () => {
+    const check = new CounterexampleCheck({ db });
+    const reference = "SELECT id FROM customers WHERE name ILIKE 'a%'";
+    const sql = "SELECT id FROM customers WHERE name LIKE 'a%'";
+    const testCase = defineCase({ question: "Customers named A...?", reference_sql: reference });
+    const trace = Trace.simple("Customers named A...?", { sql, rows: [{ id: 1 }] });
+    const [finding] = await check.run(trace, testCase, { referenceRows: [{ id: 1 }] });
+    assert.equal(finding?.status, "FAIL", finding?.detail);
+    assert.match(finding!.counterexample!.database_sql, /^CREATE TABLE "customers"/);
+  });
+
+  it("never touches the given file", () => {
+    assert.deepEqual(snapshotDir(dir.path), before_);
+  });
+});
+
+describe("findCounterexample() on a PostgreSQL server", { skip: NO_SERVER }, () => {
+  it("refutes a near miss on the server's Chinook and changes nothing there", async () => {
+    const r = await findCounterexample({
+      db: POSTGRES_URL!,
+      reference: "SELECT count(*) AS n FROM track WHERE milliseconds > 300000",
+      candidate: "SELECT count(*) AS n FROM track WHERE milliseconds >= 300000",
+    });
+    assert.equal(r.found, true);
+    assert.match(r.databaseSql!, /^CREATE TABLE "track" \(/m);
+    const same = await findCounterexample({
+      db: POSTGRES_URL!,
+      reference: "SELECT count(*) AS n FROM genre",
+      candidate: "SELECT count(1) AS n FROM genre",
+      budget: 50,
+    });
+    assert.equal(same.found, false);
+  });
+});

@@ -172,7 +172,10 @@ program.command("counterexample")
   .description(
     "look for a database on which two queries give different rows: exit 1 if found, 0 if not",
   )
-  .requiredOption("--db <file>", "a SQLite file with the schema (only read)")
+  .requiredOption(
+    "--db <db>",
+    "the database: a SQLite file, pglite:FILE.sql, pglite:DIR or postgres://... (only read)",
+  )
   .requiredOption("--reference <sql>", "the correct query")
   .requiredOption("--candidate <sql>", "the query under test")
   .option("--ordered", "row order matters")

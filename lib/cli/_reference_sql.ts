@@ -43,14 +43,11 @@ export interface ExecutorCases {
  * @param positions the selected cases' positions in it, ascending
  * @returns the facts, the cases read on demand
  */
-export function executorCases(source: CaseSource, positions: readonly number[]): ExecutorCases {
+export function executorCases(source: CaseSource, positions: ArrayLike<number>): ExecutorCases {
   return {
-    named: () => source.cases(positions.filter((p) => source.has(p, NAMES_DB))),
-    lost: () => {
-      const p = positions.find((p) => source.has(p, HAS_REFERENCE_SQL) && !source.has(p, NAMES_DB));
-      return p === undefined ? undefined : source.cases([p])[0];
-    },
-    referenceSql: positions.some((p) => source.has(p, HAS_REFERENCE_SQL)),
+    named: () => source.cases(source.having(positions, NAMES_DB)),
+    lost: () => source.cases(source.having(positions, HAS_REFERENCE_SQL, NAMES_DB).slice(0, 1))[0],
+    referenceSql: source.having(positions, HAS_REFERENCE_SQL).length > 0,
   };
 }
 

@@ -19,7 +19,7 @@ const SIGNALS = ["SIGINT", "SIGTERM", "SIGHUP"] as const;
 
 /** A run in progress: feed it each case; finish it for the totals and the run file. */
 export class StreamedRun {
-  readonly tally = new RunTally();
+  readonly tally: RunTally;
   readonly #writer: RunFileWriter | undefined;
   readonly #file: string | undefined;
   readonly #temp: string | undefined;
@@ -27,13 +27,13 @@ export class StreamedRun {
    * Positions, among the selected cases, of the cases still to run (a
    * --resume leaves out those it has).
    */
-  readonly positions: number[] = [];
+  readonly positions: Int32Array;
   readonly #resumed: RunFile | undefined;
-  readonly #selected: readonly { readonly id: string }[];
+  readonly #ids: readonly string[];
   readonly #onSignal: (signal: NodeJS.Signals) => void;
 
   /**
-   * @param selected the run's cases (their ids), in order
+   * @param ids the ids of the run's cases, in order
    * @param header the run file's fields before its cases
    * @param file where the run file goes (--json, or the --resume file), or
    * undefined when only a report needs it (then a temporary file, if `keep`)
@@ -41,14 +41,15 @@ export class StreamedRun {
    * @param resumed the run file --resume finishes
    */
   constructor(
-    selected: readonly { readonly id: string }[],
+    ids: readonly string[],
     header: RunFileHeader,
     file: string | undefined,
     keep: boolean,
     resumed: RunFile | undefined,
   ) {
     this.#resumed = resumed;
-    this.#selected = selected;
+    this.#ids = ids;
+    this.tally = new RunTally(ids);
     if (file === undefined && keep) {
       this.#temp = fs.mkdtempSync(path.join(os.tmpdir(), "dbagenteval-run-"));
       file = path.join(this.#temp, "run.json");
@@ -65,10 +66,11 @@ export class StreamedRun {
     };
     for (const s of SIGNALS) process.on(s, this.#onSignal);
     const done = new Map((resumed?.cases ?? []).map((c) => [c.id, c]));
-    selected.forEach((c, i) => {
-      const kept = done.get(c.id);
+    const todo: number[] = [];
+    ids.forEach((id, i) => {
+      const kept = done.get(id);
       if (kept === undefined) {
-        this.positions.push(i);
+        if (done.size > 0) todo.push(i);
         return;
       }
       this.#writer?.add(i, kept);
@@ -80,6 +82,9 @@ export class StreamedRun {
         checks: kept.checks as readonly Pick<CheckResult, "stage" | "name" | "status" | "detail">[],
       });
     });
+    this.positions = done.size > 0
+      ? Int32Array.from(todo)
+      : Int32Array.from({ length: ids.length }, (_, i) => i);
   }
 
   /**
@@ -93,7 +98,7 @@ export class StreamedRun {
     this.#writer?.add(at, runFileCase(result));
     // The id the run already holds, not the case's copy of it.
     this.tally.add(at, {
-      id: this.#selected[at]!.id,
+      id: this.#ids[at]!,
       verdict: result.verdict,
       failedStage: result.failedStage,
       error: result.error,

@@ -230,6 +230,35 @@ function resolvedOutputs(options: RunOptions): Partial<RunOptions> {
 }
 
 /**
+ * The cases a run takes (--case, --tags, --rerun-failed, --shard): their
+ * positions in the file and their ids. The objects the choice is made on
+ * are dropped with it, so a long run holds two arrays, not an object a case.
+ */
+async function chooseCases(source: CaseSource, options: RunOptions, tags: string[] | undefined) {
+  const rerun = options.rerunFailed === undefined
+    ? undefined
+    : await readRunFile(options.rerunFailed);
+  const chosen = selectCases(source.keys(), { ids: options.case, tags, rerunFailed: rerun });
+  const shard = options.shard === undefined ? undefined : parseShard(options.shard);
+  if (options.shardDurations !== undefined && shard === undefined) {
+    throw new UsageError("--shard-durations balances --shard; pass --shard i/n too");
+  }
+  const durations = options.shardDurations === undefined
+    ? undefined
+    : new Map((await readRunFile(options.shardDurations)).cases.map((c) => [c.id, c.duration_ms]));
+  const selected = shard === undefined ? chosen : shardCases(chosen, shard, { durations });
+  return {
+    rerun,
+    shard,
+    of: chosen.length,
+    fingerprint: shard === undefined ? undefined : casesFingerprint(chosen.map((c) => c.id)),
+    positions: Int32Array.from(selected, (c) => c.index),
+    // Every case chosen (the usual long run): the file's own array of ids.
+    ids: selected.length === source.ids.length ? source.ids : selected.map((c) => c.id),
+  };
+}
+
+/**
  * Runs a cases file against an agent.
  *
  * @param file the cases file
@@ -248,19 +277,11 @@ export async function runCommand(file: string | undefined, options: RunOptions):
   // The cases are validated now and read again as the run takes them: only
   // their ids and tags are held (lib/eval/case_source.ts).
   const source = await CaseSource.open(file);
-  const rerun = options.rerunFailed === undefined
-    ? undefined
-    : await readRunFile(options.rerunFailed);
-  const chosen = selectCases(source.keys, { ids: options.case, tags, rerunFailed: rerun });
-  const shard = options.shard === undefined ? undefined : parseShard(options.shard);
-  if (options.shardDurations !== undefined && shard === undefined) {
-    throw new UsageError("--shard-durations balances --shard; pass --shard i/n too");
-  }
-  const durations = options.shardDurations === undefined
-    ? undefined
-    : new Map((await readRunFile(options.shardDurations)).cases.map((c) => [c.id, c.duration_ms]));
-  const selected = shard === undefined ? chosen : shardCases(chosen, shard, { durations });
-  const positions = selected.map((c) => c.index);
+  const { rerun, shard, of, fingerprint, positions, ids } = await chooseCases(
+    source,
+    options,
+    tags,
+  );
   // What needs the cases themselves (--score, --counterexamples, --repeat)
   // reads them all once.
   let heldCases: TestCase[] | undefined;
@@ -270,14 +291,14 @@ export async function runCommand(file: string | undefined, options: RunOptions):
     if (options.repeat !== undefined) {
       throw new UsageError("--resume finishes a run without --repeat; leave one out");
     }
-    checkResumable(resumed, options.resume!, selected.map((c) => c.id));
+    checkResumable(resumed, options.resume!, ids);
   }
   const answered = new Set(resumed?.cases.map((c) => c.id));
-  const remaining = selected.filter((c) => !answered.has(c.id)).length;
+  const remaining = ids.filter((id) => !answered.has(id)).length;
   checkReportPaths(options);
   // Report paths are fixed now, whatever the current folder is later.
   options = { ...options, ...resolvedOutputs(options) };
-  if (rerun !== undefined && chosen.length === 0) {
+  if (rerun !== undefined && of === 0) {
     process.stderr.write(`${options.rerunFailed}: no case failed there; nothing to rerun\n`);
   }
   // With an output on stdout (-), the text for a person goes to stderr.
@@ -305,7 +326,7 @@ export async function runCommand(file: string | undefined, options: RunOptions):
       Math.max(1, Math.min(options.concurrency, remaining)),
       timeout,
       // A predictions file is aligned with every case of the file.
-      options.predictions === undefined ? [] : source.cases(source.keys.map((c) => c.index)),
+      options.predictions === undefined ? [] : source.cases(source.ids.map((_, i) => i)),
     );
     const rules = await loadRules(options);
     const { judge, hits } = await loadCachedJudge(options);
@@ -335,8 +356,8 @@ export async function runCommand(file: string | undefined, options: RunOptions):
       ...(shard === undefined ? {} : {
         shard: {
           ...shard,
-          of: chosen.length,
-          fingerprint: casesFingerprint(chosen.map((c) => c.id)),
+          of,
+          fingerprint: fingerprint!,
         },
       }),
     };
@@ -363,7 +384,7 @@ export async function runCommand(file: string | undefined, options: RunOptions):
         ? options.json
         : options.resume;
       streamed = new StreamedRun(
-        selected,
+        ids,
         {
           format: RUN_FORMAT,
           version: RUN_FORMAT_VERSION,
@@ -386,8 +407,8 @@ export async function runCommand(file: string | undefined, options: RunOptions):
           runScores?.add(r);
         },
       }, {
-        referenceSql: todo.some((p) => source.has(p, HAS_REFERENCE_SQL)),
-        wantsDb: todo.some((p) => source.has(p, WANTS_DB)),
+        referenceSql: source.having(todo, HAS_REFERENCE_SQL).length > 0,
+        wantsDb: source.having(todo, WANTS_DB).length > 0,
       }).finally(() => progress.done());
       scored = await scoreRun();
       run = await stream.finish(result.judgeCalls, result.durationMs, readBack, scored?.scores);
@@ -427,12 +448,12 @@ export async function runCommand(file: string | undefined, options: RunOptions):
       human.write(`${verboseReport(run, { k: options.passK })}\n`);
     }
     if (shard !== undefined) {
-      human.write(`${shardLine({ ...shard, of: chosen.length }, selected.length)}\n`);
+      human.write(`${shardLine({ ...shard, of }, ids.length)}\n`);
     }
-    if (options.failFast === true && ran < selected.length) {
+    if (options.failFast === true && ran < ids.length) {
       process.stderr.write(
         `--fail-fast: stopped after the first case that did not pass; ${
-          selected.length - ran
+          ids.length - ran
         } case(s) not run\n`,
       );
     }

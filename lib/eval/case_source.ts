@@ -110,8 +110,12 @@ const NO_TAGS: readonly string[] = Object.freeze([]);
 export class CaseSource {
   /** The cases file. */
   readonly file: string;
-  /** Every case's key, in file order. */
-  readonly keys: readonly CaseKey[];
+  /** Every case's id, in file order. */
+  readonly ids: readonly string[];
+  /** Every case's tags, as an index into #tagSets. */
+  readonly #tags: Uint32Array;
+  /** Each set of tags the cases have, once. */
+  readonly #tagSets: readonly (readonly string[])[];
   readonly #flags: Uint8Array;
   /** The line of each case (JSON lines), to find it again. */
   readonly #lines: Uint32Array | undefined;
@@ -122,14 +126,17 @@ export class CaseSource {
 
   private constructor(
     file: string,
-    keys: readonly CaseKey[],
+    ids: readonly string[],
+    tags: TagTable,
     flags: Uint8Array,
     lines: Uint32Array | undefined,
     hashes: Uint32Array | undefined,
     held: readonly TestCase[] | undefined,
   ) {
     this.file = file;
-    this.keys = keys;
+    this.ids = ids;
+    this.#tags = Uint32Array.from(tags.of);
+    this.#tagSets = tags.sets;
     this.#flags = flags;
     this.#lines = lines;
     this.#hashes = hashes;
@@ -146,11 +153,11 @@ export class CaseSource {
   static async open(file: string): Promise<CaseSource> {
     if (!/\.jsonl$/i.test(file)) {
       const held = await loadCases(file);
-      const interned = new Map<string, readonly string[]>();
-      const keys = held.map((c, index) => ({ id: c.id, tags: intern(c.tags, interned), index }));
+      const tags = new TagTable();
       return new CaseSource(
         file,
-        keys,
+        held.map((c) => c.id),
+        tags.addAll(held),
         Uint8Array.from(held, flagsOf),
         undefined,
         undefined,
@@ -165,19 +172,18 @@ export class CaseSource {
     const reader = openReader(file);
     const ids: (string | undefined)[] = [];
     const slugs = new Map<number, string>();
-    const tags: (readonly string[])[] = [];
+    const tags = new TagTable();
     const flags: number[] = [];
     const lines: number[] = [];
     const hashes: number[] = [];
     const firstLine = new Map<string, number>();
-    const interned = new Map<string, readonly string[]>();
     try {
       for (let text = reader.next(); text !== undefined; text = reader.next()) {
         if (text.trim() === "") continue;
         const c = readLine(text, reader.line, file);
         ids.push(c.id);
         if (c.id === undefined) slugs.set(ids.length - 1, slugify(c.question));
-        tags.push(intern(c.tags, interned));
+        tags.add(c.tags);
         flags.push(flagsOf(c));
         lines.push(reader.line);
         hashes.push(lineHash(text));
@@ -197,21 +203,49 @@ export class CaseSource {
       if (firstLine.has(id)) throw duplicateIdError(file, id, lines[i], firstLine.get(id));
       firstLine.set(id, lines[i]!);
     });
-    const keys = ids.map((id, index): CaseKey => {
-      if (id === undefined) {
-        id = freeSlug(slugs.get(index)!, firstLine);
-        firstLine.set(id, 0);
-      }
-      return { id, tags: tags[index]!, index };
+    const given = ids.map((id, index): string => {
+      if (id !== undefined) return id;
+      const slug = freeSlug(slugs.get(index)!, firstLine);
+      firstLine.set(slug, 0);
+      return slug;
     });
     return new CaseSource(
       file,
-      keys,
+      given,
+      tags,
       Uint8Array.from(flags),
       Uint32Array.from(lines),
       Uint32Array.from(hashes),
       undefined,
     );
+  }
+
+  /**
+   * Every case's id, tags and position, for choosing cases: objects made
+   * for the choice, to be dropped once it is made.
+   *
+   * @returns the keys, in file order
+   */
+  keys(): CaseKey[] {
+    return this.ids.map((id, index) => ({ id, tags: this.#tagSets[this.#tags[index]!]!, index }));
+  }
+
+  /**
+   * The positions among `positions` whose case has a flag (or, with
+   * `without`, has the one and not the other).
+   *
+   * @param positions positions in the file, ascending
+   * @param flag the flag the cases have
+   * @param without a flag they do not have
+   * @returns those positions
+   */
+  having(positions: ArrayLike<number>, flag: number, without = 0): number[] {
+    const out: number[] = [];
+    for (let k = 0; k < positions.length; k++) {
+      const f = this.#flags[positions[k]!]!;
+      if ((f & flag) !== 0 && (f & without) === 0) out.push(positions[k]!);
+    }
+    return out;
   }
 
   /**
@@ -231,7 +265,7 @@ export class CaseSource {
    * @param positions positions in the file, ascending
    * @returns the feed
    */
-  feed(positions: readonly number[]): CaseFeed {
+  feed(positions: ArrayLike<number>): CaseFeed {
     const held = this.#held;
     let k = 0;
     if (held !== undefined) {
@@ -243,7 +277,7 @@ export class CaseSource {
     }
     const lines = this.#lines!;
     const hashes = this.#hashes!;
-    const keys = this.keys;
+    const ids = this.ids;
     const file = this.file;
     let reader: LineReader | undefined;
     let closed = false;
@@ -263,7 +297,7 @@ export class CaseSource {
         reader ??= openReader(file);
         let text = reader.next();
         while (text !== undefined && reader.line < line) text = reader.next();
-        const id = keys[index]!.id;
+        const id = ids[index]!;
         // The line the first reading validated, unless the file changed.
         const c = text === undefined || lineHash(text) !== hashes[index]
           ? undefined
@@ -290,7 +324,7 @@ export class CaseSource {
    * @param positions positions in the file, ascending
    * @returns the cases
    */
-  cases(positions: readonly number[]): TestCase[] {
+  cases(positions: ArrayLike<number>): TestCase[] {
     const feed = this.feed(positions);
     const out: TestCase[] = [];
     try {
@@ -302,14 +336,24 @@ export class CaseSource {
   }
 }
 
-/** One array for every case with the same tags. */
-function intern(
-  tags: readonly string[],
-  seen: Map<string, readonly string[]>,
-): readonly string[] {
-  if (tags.length === 0) return NO_TAGS;
-  const key = tags.join("\u0000");
-  let kept = seen.get(key);
-  if (kept === undefined) seen.set(key, kept = Object.freeze([...tags]));
-  return kept;
+/** The cases' tags: an index a case into the sets of tags, each set once. */
+class TagTable {
+  readonly sets: (readonly string[])[] = [NO_TAGS];
+  readonly of: number[] = [];
+  readonly #seen = new Map<string, number>();
+
+  add(tags: readonly string[]): void {
+    const key = `${tags.length}\u0000${tags.join("\u0000")}`;
+    let at = tags.length === 0 ? 0 : this.#seen.get(key);
+    if (at === undefined) {
+      at = this.sets.push(Object.freeze([...tags])) - 1;
+      this.#seen.set(key, at);
+    }
+    this.of.push(at);
+  }
+
+  addAll(cases: readonly { readonly tags: readonly string[] }[]): this {
+    for (const c of cases) this.add(c.tags);
+    return this;
+  }
 }

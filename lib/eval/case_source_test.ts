@@ -18,7 +18,7 @@ function write(text: string, ext = "jsonl"): string {
 }
 
 function all(source: CaseSource): number[] {
-  return source.keys.map((k) => k.index);
+  return source.keys().map((k) => k.index);
 }
 
 function errorOf(f: () => unknown): string {
@@ -81,6 +81,10 @@ describe("CaseSource.open() on a JSON lines file", () => {
       "ids from the questions, clear of the ids given further down",
       '{"question": "How many?"}\n{"question": "How many?"}\n{"id": "how-many-2", "question": "X"}\n',
     ],
+    [
+      "tags shared, empty and of an empty name",
+      '{"question": "Q?", "tags": [""]}\n{"question": "R?", "tags": []}\n{"question": "S?", "tags": ["a", "b"]}\n{"question": "T?", "tags": ["a", "b"]}\n{"question": "U?"}\n',
+    ],
     ["numeric ids and tags, as text", '{"id": 7, "question": "Q?", "tags": [1, "a"]}\n'],
     [
       "every field",
@@ -92,7 +96,7 @@ describe("CaseSource.open() on a JSON lines file", () => {
       const file = write(text);
       const want = parseCases(text, file);
       const source = await CaseSource.open(file);
-      assert.deepEqual(source.keys.map((k) => [k.id, k.tags]), want.map((c) => [c.id, c.tags]));
+      assert.deepEqual(source.keys().map((k) => [k.id, k.tags]), want.map((c) => [c.id, c.tags]));
       const got = source.cases(all(source));
       assert.deepEqual(got, want);
       assert.deepEqual(got.map(caseLine), want.map(caseLine));
@@ -178,7 +182,7 @@ describe("CaseSource.open() on a JSON lines file", () => {
     const text = "- question: How many?\n  tags: [a]\n- id: x\n  question: Q?\n";
     const file = write(text, "yaml");
     const source = await CaseSource.open(file);
-    assert.deepEqual(source.keys.map((k) => [k.id, k.tags, k.index]), [
+    assert.deepEqual(source.keys().map((k) => [k.id, k.tags, k.index]), [
       ["how-many", ["a"], 0],
       ["x", [], 1],
     ]);

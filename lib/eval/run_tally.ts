@@ -28,7 +28,7 @@ const VERDICTS: readonly Status[] = ["PASS", "FAIL", "ERROR", "SKIP"];
  * @example
  * ```ts
  * import { RunTally } from "./run_tally.ts";
- * const tally = new RunTally();
+ * const tally = new RunTally(["a", "b"]);
  * tally.add(1, { id: "b", verdict: "FAIL", failedStage: "execute", error: undefined, checks: [
  *   { stage: "execute", name: "rows_match", status: "FAIL", detail: "got 3" },
  * ] });
@@ -38,10 +38,11 @@ const VERDICTS: readonly Status[] = ["PASS", "FAIL", "ERROR", "SKIP"];
  * ```
  */
 export class RunTally {
-  // Per case only its id and a verdict code; the cases that did not pass
-  // keep what explains them, so passing cases hold no object each.
-  readonly #ids: string[] = [];
-  readonly #verdicts: number[] = [];
+  // Per case only a verdict code (the ids are the run's); the cases that
+  // did not pass keep what explains them, so passing cases hold no object.
+  readonly #ids: readonly string[];
+  /** 1 + the verdict's index in VERDICTS; 0 for a case not run (yet). */
+  readonly #verdicts: Uint8Array;
   readonly #details = new Map<number, TallyCase>();
   readonly #byStage = new Map<string, number>();
   #total = 0;
@@ -50,11 +51,17 @@ export class RunTally {
   #errors = 0;
   #skipped = 0;
 
+  /** @param ids the ids of the run's cases, by position */
+  constructor(ids: readonly string[]) {
+    this.#ids = ids;
+    this.#verdicts = new Uint8Array(ids.length);
+  }
+
   /**
    * Counts one case.
    *
    * @param index its position among the run's cases
-   * @param c the case
+   * @param c the case (its id is the run's at that position)
    */
   add(index: number, c: TallyCase): void {
     this.#total++;
@@ -65,8 +72,7 @@ export class RunTally {
     if (c.verdict === "FAIL" && c.failedStage !== undefined) {
       this.#byStage.set(c.failedStage, (this.#byStage.get(c.failedStage) ?? 0) + 1);
     }
-    this.#ids[index] = c.id;
-    this.#verdicts[index] = VERDICTS.indexOf(c.verdict);
+    this.#verdicts[index] = VERDICTS.indexOf(c.verdict) + 1;
     if (c.verdict === "FAIL" || c.verdict === "ERROR") {
       this.#details.set(index, {
         id: c.id,
@@ -106,11 +112,12 @@ export class RunTally {
    */
   summary(): string {
     const cases: TallyCase[] = [];
-    this.#ids.forEach((id, i) => {
+    this.#verdicts.forEach((code, i) => {
+      if (code === 0) return;
       cases.push(
         this.#details.get(i) ?? {
-          id,
-          verdict: VERDICTS[this.#verdicts[i]!]!,
+          id: this.#ids[i]!,
+          verdict: VERDICTS[code - 1]!,
           failedStage: undefined,
           error: undefined,
           checks: NONE,

@@ -45,6 +45,14 @@ import { foldName } from "./names.ts";
 
 /** The most cells a side may hold in the ranges: beyond, the engine diffs the table. */
 export const MAX_CELLS = 20_000;
+/**
+ * Differing pages of the named tables beyond which the engine starts while
+ * the pages are still compared: a change that large is the engine's work,
+ * and its start then overlaps the comparison.
+ */
+export const CELL_PAGES = 64;
+/** The most pages a side's walk may read. */
+const MAX_PAGES = 4 * CELL_PAGES;
 /** The most record bytes a side may hold (BLOBs of megabytes go to the engine, which streams them). */
 export const MAX_BYTES = 8 * 1024 * 1024;
 
@@ -79,6 +87,7 @@ export function cellRows(
   ranges: RowidRanges,
 ): ((rows: KeptRows) => TableData) | null {
   if (!cellRowsFit(before) || before.sql !== after.sql || before.rootPage <= 0) return null;
+  if (ranges.length > MAX_CELLS) return null;
   const cols = dataColumns(before);
   const keyAt = cols.findIndex((c) => foldName(c) === foldName(before.key[0]!));
   if (keyAt < 0 || cols.length !== before.columns.length) return null;
@@ -187,6 +196,7 @@ class CellReader {
   readonly #keyAt: number;
   readonly #out: Row[] = [];
   #bytes = 0;
+  #read = 0;
 
   constructor(
     fd: number,
@@ -210,7 +220,7 @@ class CellReader {
   }
 
   #page(n: number): Uint8Array {
-    if (n < 1 || n > this.#pages) throw new Unfit();
+    if (n < 1 || n > this.#pages || ++this.#read > MAX_PAGES) throw new Unfit();
     const page = new Uint8Array(this.#size);
     if (fs.readSync(this.#fd, page, 0, this.#size, (n - 1) * this.#size) !== this.#size) {
       throw new Unfit();
@@ -220,12 +230,9 @@ class CellReader {
 
   /** Whether some range meets (lo, hi]. */
   #wanted(ranges: RowidRanges, lo: number, hi: number): boolean {
-    for (let i = 0; i < ranges.length; i++) {
-      const a = Number(ranges.lo(i));
-      const b = Number(ranges.hi(i));
-      if (b > lo && a <= hi) return true;
-    }
-    return false;
+    // The first range that ends above lo: it meets (lo, hi] if it starts by hi.
+    const i = firstEndingAbove(ranges, lo);
+    return i < ranges.length && Number(ranges.lo(i)) <= hi;
   }
 
   /** Walks page `n`, whose rowids lie in (lo, hi]. */
@@ -332,10 +339,20 @@ function readInt(rec: Uint8Array, at: number, len: number): bigint {
 }
 
 function inRanges(ranges: RowidRanges, rowid: number): boolean {
-  for (let i = 0; i < ranges.length; i++) {
-    if (rowid >= Number(ranges.lo(i)) && rowid <= Number(ranges.hi(i))) return true;
+  const i = firstEndingAbove(ranges, rowid - 1);
+  return i < ranges.length && Number(ranges.lo(i)) <= rowid;
+}
+
+/** The first of the sorted, disjoint ranges whose end is above `x` (ranges.length if none). */
+function firstEndingAbove(ranges: RowidRanges, x: number): number {
+  let lo = 0;
+  let hi = ranges.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (Number(ranges.hi(mid)) > x) hi = mid;
+    else lo = mid + 1;
   }
-  return false;
+  return lo;
 }
 
 function u32(b: Uint8Array, at: number): number {

@@ -135,8 +135,9 @@ interface Side {
  * @param before the before file
  * @param after the after file
  * @param roots the root pages of the trees to compare, per side
- * @param onDiffer called once, at the first differing page (the engine is
+ * @param onDiffer called once, when `differAt` pages differ (the engine is
  * then needed, and can start while the scan goes on)
+ * @param differAt how many differing pages call `onDiffer` (default 1)
  * @returns the scan, with both files kept open for the b-tree walks
  */
 export function scanTrees(
@@ -144,8 +145,9 @@ export function scanTrees(
   after: string,
   roots: TreeRoots,
   onDiffer?: () => void,
+  differAt = 1,
 ): Promise<PageScan | null> {
-  return scanPair(before, after, (pair) => new TreeScan(pair, onDiffer).run(roots));
+  return scanPair(before, after, (pair) => new TreeScan(pair, onDiffer, differAt).run(roots));
 }
 
 class TreeScan {
@@ -163,10 +165,12 @@ class TreeScan {
   /** Overflow chains to compare: the page holding the cell, the side (0, 1), first page, count. */
   readonly #chains: number[] = [];
   #onDiffer: (() => void) | undefined;
+  readonly #differAt: number;
 
-  constructor(pair: OpenPair, onDiffer?: () => void) {
+  constructor(pair: OpenPair, onDiffer: (() => void) | undefined, differAt: number) {
     this.#pair = pair;
     this.#onDiffer = onDiffer;
+    this.#differAt = differAt;
     const size = pair.ha.pageSize;
     this.#size = size;
     this.#usable = size - pair.ha.reserved;
@@ -216,6 +220,7 @@ class TreeScan {
     if (this.#dirty[p] === 1) return;
     this.#dirty[p] = 1;
     this.#dirtyCount++;
+    if (this.#dirtyCount < this.#differAt) return;
     const told = this.#onDiffer;
     this.#onDiffer = undefined;
     told?.();

@@ -124,6 +124,14 @@ describe("db diff --table on a changed table read from its cells", () => {
     ],
     ["a negative rowid", "", "INSERT INTO t(id, a) VALUES (-5, 'neg')", true],
     [
+      "a change of more pages than the cells are read for",
+      "",
+      "WITH RECURSIVE s(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM s WHERE i < 20000) " +
+      "INSERT INTO t(id, a, x) SELECT 1000 + i, i, printf('%.40c', 'w') FROM s; " +
+      "UPDATE t SET a = a + 1 WHERE id % 7 = 0",
+      true,
+    ],
+    [
       "more than 8 MiB of changed rows a side",
       "",
       "UPDATE t SET b = zeroblob(3000000) WHERE id IN (90, 91, 92)",

@@ -15,6 +15,7 @@ import { type PagePlan, pagePlan } from "./page_plan.ts";
 import { type PageScan, scanPages } from "./_page_scan.ts";
 import { scanTrees } from "./_table_scan.ts";
 import { namedTables, type PageOnes, withoutEngine } from "./_named_tables.ts";
+import { CELL_PAGES } from "./_cell_rows.ts";
 import { readSchema, type SideSchema, type TableSchema } from "./schema.ts";
 import { identicalSchemas } from "./_identical_files.ts";
 import { RowidRanges } from "./_rowid_ranges.ts";
@@ -180,8 +181,10 @@ export async function diffDatabasePair(pair: DatabasePair): Promise<DatabaseChan
       ({ named, pageOnes } = found);
       if (named === null) startEngine();
       // Tables whose changed rows can be read from their cells wait for the
-      // scan's end; for others the engine starts at its first differing page.
-      scanning = scanTrees(before, after, found.roots, found.cells ? undefined : startEngine);
+      // scan's end unless many pages differ; for others the engine starts at
+      // the first differing page.
+      const differAt = found.cells ? CELL_PAGES : 1;
+      scanning = scanTrees(before, after, found.roots, startEngine, differAt);
     }
   }
   let db: Database | null = null;

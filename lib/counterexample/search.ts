@@ -179,10 +179,12 @@ function fingerprint(candidate: Candidate): string {
  * harness's `reference_rows` check compares them. Candidates are variants of
  * the given rows and small invented databases (the queries' constants and
  * their neighbours, NULLs, duplicates); each is built in memory with the
- * `CREATE TABLE` statements verbatim and foreign keys on, so the schema's
- * constraints hold. A database found is shrunk and kept only when both
- * queries give the same rows whatever order SQLite scans in. The given file
- * is only read. Not finding one is evidence, not proof, of equivalence.
+ * schema (SQLite: the `CREATE TABLE` statements verbatim and foreign keys
+ * on; PostgreSQL: a private PGlite with the schema read from the catalog),
+ * so the schema's constraints hold. A database found is shrunk and kept
+ * only when both queries give the same rows whatever order the engine
+ * scans in. The given database is only read. Not finding one is evidence,
+ * not proof, of equivalence.
  *
  * @param options the database, the two queries, and the search's bounds
  * @returns what was found

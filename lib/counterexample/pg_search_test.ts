@@ -6,6 +6,7 @@ import { snapshotDir, tempDir } from "../../tests/fixtures.ts";
 import { NO_SERVER, POSTGRES_URL } from "../../tests/postgres_server.ts";
 import { compareRows } from "../compare/rows.ts";
 import { pgliteParsers } from "../databases/_types.ts";
+import { openReferenceDatabase } from "../databases/registry.ts";
 import { findCounterexample } from "./search.ts";
 import { keepPgEngines } from "./pg_given.ts";
 import { CounterexampleCheck } from "./check.ts";
@@ -224,6 +225,19 @@ describe("findCounterexample() on PostgreSQL (PGlite)", () => {
 
 describe("findCounterexample() on a PostgreSQL server", { skip: NO_SERVER }, () => {
   it("refutes a near miss on the server's Chinook and changes nothing there", async () => {
+    // Rows written (even rolled back) and schemas made, as the server counts them.
+    const server = await openReferenceDatabase(POSTGRES_URL!);
+    const footprint = async () =>
+      JSON.stringify(
+        [
+          ...await server.execute(
+            `SELECT (SELECT coalesce(sum(n_tup_ins + n_tup_upd + n_tup_del), 0)::text
+               FROM pg_stat_user_tables) AS writes,
+             (SELECT count(*)::int FROM pg_namespace) AS schemas`,
+          ),
+        ],
+      );
+    const before = await footprint();
     const r = await findCounterexample({
       db: POSTGRES_URL!,
       reference: "SELECT count(*) AS n FROM track WHERE milliseconds > 300000",
@@ -238,5 +252,10 @@ describe("findCounterexample() on a PostgreSQL server", { skip: NO_SERVER }, () 
       budget: 50,
     });
     assert.equal(same.found, false);
+    try {
+      assert.equal(await footprint(), before);
+    } finally {
+      await server.close();
+    }
   });
 });

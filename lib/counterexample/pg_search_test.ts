@@ -173,7 +173,7 @@ describe("findCounterexample() on PostgreSQL (PGlite)", () => {
 
   for (const [name, reference, candidate] of equivalents) {
     it(`makes no claim for ${name}`, async () => {
-      const r = await findCounterexample({ db, reference, candidate, budget: 150 });
+      const r = await findCounterexample({ db, reference, candidate, budget: 80 });
       assert.equal(r.found, false, r.databaseSql);
       assert.ok(r.tried > 1);
     });
@@ -216,6 +216,33 @@ describe("findCounterexample() on PostgreSQL (PGlite)", () => {
     const [finding] = await check.run(trace, testCase, { referenceRows: [{ id: 1 }] });
     assert.equal(finding?.status, "FAIL", finding?.detail);
     assert.match(finding!.counterexample!.database_sql, /^CREATE TABLE "customers"/);
+  });
+
+  it("stops with one line when PGlite cannot rebuild the schema (a domain)", async () => {
+    const other = tempDir();
+    after(() => other.cleanup());
+    const domain = other.file("domain.sql");
+    fs.writeFileSync(
+      domain,
+      `CREATE DOMAIN positive AS integer CHECK (VALUE > 0);
+       CREATE TABLE t (id integer PRIMARY KEY, n positive);
+       INSERT INTO t VALUES (1, 5);`,
+    );
+    await assert.rejects(
+      findCounterexample({
+        db: `pglite:${domain}`,
+        reference: "SELECT id FROM t WHERE n > 1",
+        candidate: "SELECT id FROM t WHERE n >= 1",
+      }),
+      (e) => {
+        assert.match(
+          (e as Error).message,
+          /^the schema cannot be rebuilt in PGlite, where the search tries its databases: type "positive" does not exist/,
+        );
+        assert.ok(!(e as Error).message.includes("\n"));
+        return true;
+      },
+    );
   });
 
   it("never touches the given file", () => {

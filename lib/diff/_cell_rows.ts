@@ -168,8 +168,12 @@ export function cellRows(
  * @returns true for a rowid table keyed by an INTEGER PRIMARY KEY, no hidden or generated column
  */
 export function cellRowsFit(t: TableSchema): boolean {
+  // Paired by rowid (--rowid), a table without an INTEGER PRIMARY KEY has a
+  // hidden key no record holds.
+  const key = foldName(t.key[0] ?? "");
   return t.keyKind === "rowid" && t.key.length === 1 && t.module === null && !t.withoutRowid &&
-    t.columns.every((c) => c.hidden === 0) && foldName(t.name) !== "sqlite_sequence";
+    t.columns.every((c) => c.hidden === 0) && foldName(t.name) !== "sqlite_sequence" &&
+    t.columns.some((c) => foldName(c.name) === key);
 }
 
 /** `+a IS NOT +b COLLATE BINARY` on two stored values. */

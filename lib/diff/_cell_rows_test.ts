@@ -1,7 +1,7 @@
 import { after, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { makeDb, tempDir } from "../../tests/fixtures.ts";
-import { cellRows } from "./_cell_rows.ts";
+import { cellRows, cellRowsFit } from "./_cell_rows.ts";
 import { identicalSchemas } from "./_identical_files.ts";
 import { RowidRanges } from "./_rowid_ranges.ts";
 import { scanTrees } from "./_table_scan.ts";
@@ -46,6 +46,33 @@ describe("cellRows()", () => {
       const ranges = new RowidRanges();
       for (const [lo, hi] of list) ranges.push(lo, hi);
       assert.equal(await reads(ranges), expected);
+    });
+  }
+});
+
+describe("cellRowsFit()", () => {
+  const shapes = makeDb(
+    dir.file("shapes.db"),
+    `CREATE TABLE alias(id INTEGER PRIMARY KEY, v);
+     CREATE TABLE keyless(a, b);
+     CREATE TABLE intkey(id INT PRIMARY KEY, v);
+     CREATE TABLE wr(k INTEGER PRIMARY KEY, v) WITHOUT ROWID;
+     CREATE TABLE gen(id INTEGER PRIMARY KEY, a, b AS (a + 1));`,
+  );
+  // table, paired by rowid (--rowid), whether its rows may be read from its cells
+  const cases: [string, boolean, boolean][] = [
+    ["alias", false, true],
+    ["alias", true, true],
+    ["keyless", true, false],
+    ["intkey", false, false],
+    ["intkey", true, false],
+    ["wr", false, false],
+    ["gen", false, false],
+  ];
+  for (const [name, pairByRowid, expected] of cases) {
+    it(`says ${expected} for ${name}${pairByRowid ? " paired by rowid" : ""}`, () => {
+      const t = identicalSchemas(shapes, shapes, pairByRowid)!.before.tables.get(name)!;
+      assert.equal(cellRowsFit(t), expected);
     });
   }
 });

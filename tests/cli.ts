@@ -30,6 +30,13 @@ export function cliCommand(): string[] {
   return isBun ? [runtime, cli] : [runtime, "run", "--allow-all", "--quiet", cli];
 }
 
+/** Deno's executable: this runtime, or under Bun the `deno` on the PATH (null if there is none). */
+export function denoPath(): string | null {
+  if (typeof (globalThis as { Bun?: unknown }).Bun === "undefined") return process.execPath;
+  const r = spawnSync("deno", ["--version"], { encoding: "utf8" });
+  return r.status === 0 ? "deno" : null;
+}
+
 /**
  * Runs `dbagenteval ARGS`.
  *

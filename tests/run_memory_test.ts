@@ -13,18 +13,9 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import process from "node:process";
 import { tempDir } from "./fixtures.ts";
-import { ROOT } from "./cli.ts";
+import { denoPath, ROOT } from "./cli.ts";
 import { needs } from "./system_packages.ts";
 import { readRunFile } from "../lib/eval/run_file.ts";
-
-const isBun = typeof (globalThis as { Bun?: unknown }).Bun !== "undefined";
-
-/** Deno's executable: this runtime, or under Bun the one on PATH (null if none). */
-function denoPath(): string | null {
-  if (!isBun) return process.execPath;
-  const r = spawnSync("deno", ["--version"], { encoding: "utf8" });
-  return r.status === 0 ? "deno" : null;
-}
 
 /** The heap cap, MB: the CLI needs about 16 to run cases; the cases take 40 more. */
 const HEAP_MB = 48;

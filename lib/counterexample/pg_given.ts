@@ -16,7 +16,7 @@ import { sameValue } from "../sqlite/value.ts";
 import type { Candidate } from "./candidate.ts";
 import type { GivenDatabase } from "./given.ts";
 import { probesFor } from "./pools.ts";
-import type { TableChange } from "./render.ts";
+import { keyColumns, type TableChange, tableChange } from "./render.ts";
 import { type Execute, type PgSchema, readPgSchema } from "./pg_schema.ts";
 import { PgRows } from "./pg_rows.ts";
 import { insertSql, keepEngine, PgSandbox } from "./pg_sandbox.ts";
@@ -63,8 +63,7 @@ async function changes(
   for (const t of pg.schema.tables) {
     const rows = database.get(t.name) ?? [];
     const from = pg.sqlName.get(t.name)!;
-    const pk = t.columns.map((c, i) => ({ c, i })).filter(({ c }) => c.pk > 0);
-    const keyed = pk.length > 0 ? pk : t.columns.map((c, i) => ({ c, i }));
+    const keyed = keyColumns(t);
     const cols = t.columns.map((c, i) => `${ident(c.name)}::text AS c${i}`).join(", ");
     let same = 0;
     let changed = 0;
@@ -86,14 +85,7 @@ async function changes(
       }
     }
     const total = Number((await execute(`SELECT count(*)::int AS n FROM ${from}`))[0]?.["n"] ?? 0);
-    out.push({
-      table: t.name,
-      rows: rows.length,
-      same,
-      changed,
-      added: rows.length - same - changed,
-      removed: Math.max(0, total - same - changed),
-    });
+    out.push(tableChange(t.name, rows.length, same, changed, total));
   }
   return out;
 }

@@ -8,7 +8,7 @@
 import type { Database } from "../sqlite/database.ts";
 import { sameValue, type SqliteRow, type SqliteValue } from "../sqlite/value.ts";
 import type { Candidate } from "./candidate.ts";
-import type { SearchSchema } from "./schema.ts";
+import type { SearchColumn, SearchSchema, SearchTable } from "./schema.ts";
 import { ident, literal } from "./_sql.ts";
 
 /**
@@ -55,6 +55,48 @@ export interface TableChange {
 }
 
 /**
+ * The columns that find a counterexample's row in the given database: the
+ * primary key, or every column of a table without one.
+ *
+ * @param table the table
+ * @returns each column with its position
+ */
+export function keyColumns(
+  table: SearchTable,
+): { readonly c: SearchColumn; readonly i: number }[] {
+  const all = table.columns.map((c, i) => ({ c, i }));
+  const pk = all.filter(({ c }) => c.pk > 0);
+  return pk.length > 0 ? pk : all;
+}
+
+/**
+ * One table's change from the counted rows.
+ *
+ * @param table the table's name
+ * @param rows the counterexample's rows of it
+ * @param same how many of them the given database has with the same values
+ * @param changed how many it has under their key with other values
+ * @param total the given database's rows of the table
+ * @returns the change
+ */
+export function tableChange(
+  table: string,
+  rows: number,
+  same: number,
+  changed: number,
+  total: number,
+): TableChange {
+  return {
+    table,
+    rows,
+    same,
+    changed,
+    added: rows - same - changed,
+    removed: Math.max(0, total - same - changed),
+  };
+}
+
+/**
  * Compares a counterexample with the given database, table by table: a row
  * is the same, changed (its primary key is there with other values) or added;
  * the given database's other rows are removed.
@@ -71,8 +113,7 @@ export function changesFromGiven(
 ): TableChange[] {
   return schema.tables.map((t) => {
     const rows = database.get(t.name) ?? [];
-    const pk = t.columns.map((c, i) => ({ c, i })).filter(({ c }) => c.pk > 0);
-    const keyed = pk.length > 0 ? pk : t.columns.map((c, i) => ({ c, i }));
+    const keyed = keyColumns(t);
     const cols = t.columns.map((c) => ident(c.name)).join(", ");
     const stmt = db.prepare(
       `SELECT ${cols} FROM ${ident(t.name)} WHERE ${
@@ -95,14 +136,7 @@ export function changesFromGiven(
     const total = Number(
       (db.query(`SELECT count(*) AS n FROM ${ident(t.name)}`)[0]?.["n"] ?? 0) as number,
     );
-    return {
-      table: t.name,
-      rows: rows.length,
-      same,
-      changed,
-      added: rows.length - same - changed,
-      removed: Math.max(0, total - same - changed),
-    };
+    return tableChange(t.name, rows.length, same, changed, total);
   });
 }
 

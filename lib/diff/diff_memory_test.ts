@@ -11,16 +11,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import process from "node:process";
 import { makeDb, tempDir } from "../../tests/fixtures.ts";
-import { ROOT } from "../../tests/cli.ts";
-
-const isBun = typeof (globalThis as { Bun?: unknown }).Bun !== "undefined";
-
-/** Deno's executable: this runtime, or under Bun the one on PATH (null if none). */
-function denoPath(): string | null {
-  if (!isBun) return process.execPath;
-  const r = spawnSync("deno", ["--version"], { encoding: "utf8" });
-  return r.status === 0 ? "deno" : null;
-}
+import { denoPath, ROOT } from "../../tests/cli.ts";
 
 /** The heap cap, MB: the CLI needs about 16 to diff anything. */
 const HEAP_MB = 24;

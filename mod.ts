@@ -218,7 +218,11 @@ export { type Agent, type AgentContext, checkRows, readRows, toTrace } from "./l
 export { type ClosableAgent } from "./lib/agents/types.ts";
 export { commandAgent, type CommandAgentOptions } from "./lib/agents/command_agent.ts";
 export { httpAgent, type HttpAgentOptions } from "./lib/agents/http_agent.ts";
-export { parsePredictions, predictionsAgent } from "./lib/eval/predictions.ts";
+export {
+  parsePredictions,
+  type PredictionsAgent,
+  predictionsAgent,
+} from "./lib/eval/predictions.ts";
 export { DatabaseDir } from "./lib/databases/db_dir.ts";
 export { AGENT_HEADERS_ENV, parseHeaders } from "./lib/agents/headers.ts";
 export {

@@ -223,6 +223,28 @@ describe("run on BIRD's own files", () => {
     assert.match(r.stdout, /^FAIL {2}1\n {6}execute \/ reference_rows/m);
   });
 
+  it("takes BIRD's 0 for an unanswered question: a FAIL at generate, and says how many", () => {
+    // As BIRD's own published predictions (its ChatGPT baseline's predict_dev.json) hold them.
+    const pred = write(
+      "predict_unanswered.json",
+      JSON.stringify({
+        "0": 0,
+        "1": "SELECT count(*) FROM orders WHERE status = 'open'\t----- bird -----\tshop",
+      }),
+    );
+    const r = runCli(["run", dev(), "--predictions", pred, "--db-dir", dbs]);
+    assert.equal(r.code, 1, r.stderr);
+    assert.equal(
+      r.stdout,
+      `FAIL  0\n      generate / no_error: unanswered: ${pred}["0"] is 0, not SQL\nPASS  1\n\n` +
+        "1 of 2 passed (50%), 1 failed, 0 errors\n  first failing stage generate: 1\n",
+    );
+    assert.equal(
+      r.stderr,
+      `${pred}: 1 of 2 predictions are not SQL (BIRD's 0 for a question the model did not answer): each of those cases is a FAIL at generate\n`,
+    );
+  });
+
   it("a prediction for another database names its key", () => {
     const pred = write(
       "swapped.json",

@@ -86,10 +86,15 @@ const AGENT_KINDS: Record<"agent" | "agentCmd" | "agentUrl" | "predictions", Age
   },
   predictions: {
     flag: "--predictions",
-    load: async (value, setting) =>
-      Object.assign(await predictionsAgent(value, setting.cases), {
-        close: () => Promise.resolve(),
-      }),
+    load: async (value, setting) => {
+      const agent = await predictionsAgent(value, setting.cases);
+      if (agent.unanswered > 0) {
+        process.stderr.write(
+          `${value}: ${agent.unanswered} of ${setting.cases.length} predictions are not SQL (BIRD's 0 for a question the model did not answer): each of those cases is a FAIL at generate\n`,
+        );
+      }
+      return Object.assign(agent, { close: () => Promise.resolve() });
+    },
   },
 };
 

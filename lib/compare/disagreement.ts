@@ -98,6 +98,9 @@ async function birdReason(
   ours: OurComparison,
   official: boolean,
 ): Promise<string> {
+  if (input.predicted.trim() === "") {
+    return "unanswered: BIRD's evaluators run a question with no prediction as an empty query, and its no rows are the gold's empty result";
+  }
   const r = await birdRows(input);
   if (!r.ok) return r.detail;
   const g = asObjects(r.gold);

@@ -26,7 +26,7 @@ export interface ScoredQuestion {
   readonly id: string;
   /** The reference SQL; a question without one is not scored. */
   readonly gold: string | undefined;
-  /** The agent's SQL; none scores 0. */
+  /** The agent's SQL; none scores 0 ("" is an unanswered question, which each score judges). */
   readonly predicted: string | undefined;
   /** Our verdict: PASS. */
   readonly ours: boolean;
@@ -114,7 +114,9 @@ export async function leaderboardScores(
     const disagreements: Disagreement[] = [];
     for (const q of questions) {
       if (q.gold === undefined || q.execute === undefined) continue;
-      const outcome = q.predicted === undefined || q.predicted.trim() === ""
+      // An empty prediction (a question the predictions file left unanswered)
+      // is the score's to judge: BIRD's evaluators run it as an empty query.
+      const outcome = q.predicted === undefined
         ? { value: 0, correct: false, detail: "the agent gave no SQL" }
         : await score.score({ gold: q.gold, predicted: q.predicted, execute: q.execute });
       if ("goldError" in outcome && outcome.goldError !== undefined) {

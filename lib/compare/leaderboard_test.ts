@@ -54,3 +54,24 @@ describe("leaderboardScores()", () => {
     assert.match(text[1]!, /^ {2}extra: spider FAIL, ours PASS: 2 columns/);
   });
 });
+
+describe("leaderboardScores() on an unanswered question (an empty prediction)", () => {
+  // BIRD's evaluators run a predictions file's 0 as the query " ": no rows,
+  // which equal a gold's empty result (mini_dev's evaluation_ex.py).
+  const cases: [string, string, number, number, number][] = [
+    ["a gold with rows", "SELECT a FROM t", 0, 0, 0],
+    ["a gold with no rows", "SELECT a FROM t WHERE a > 5", 0, 100, 100],
+  ];
+  for (const [name, gold, spider, birdEx, birdF1] of cases) {
+    it(`scores it as BIRD's evaluators do against ${name}`, async () => {
+      const totals = await leaderboardScores(
+        [q("u", gold, "", false)],
+        [SCORES.spider, SCORES["bird-ex"], SCORES["bird-f1"]],
+      );
+      assert.deepEqual(totals.map((t) => t.total), [spider, birdEx, birdF1]);
+      if (birdEx > 0) {
+        assert.match(totals[1]!.disagreements[0]!.reason, /^unanswered: BIRD's evaluators run/);
+      }
+    });
+  }
+});

@@ -118,6 +118,11 @@ export async function scoreSpider(
   input: ScoreInput,
   options: SpiderOptions = {},
 ): Promise<ScoreOutcome> {
+  // The official evaluator reads no empty line as a prediction (a blank line
+  // ends a session there), so an empty prediction is no answer.
+  if (input.predicted.trim() === "") {
+    return { value: 0, correct: false, detail: "the agent gave no SQL" };
+  }
   const q = spiderQueries(input.predicted, input.gold, options);
   let gold: StoredRows;
   try {

@@ -23,7 +23,7 @@ import { insertSql, keepEngine, PgSandbox } from "./pg_sandbox.ts";
 import { pgLiteral, pgValue } from "./pg_sql.ts";
 import type { Random } from "./_random.ts";
 import type { QueryWords } from "./_tokens.ts";
-import { ident } from "./_sql.ts";
+import { ident } from "../sqlite/sql_text.ts";
 
 /** Every statement that builds the schema, in order. */
 function ddl(pg: PgSchema): string[] {

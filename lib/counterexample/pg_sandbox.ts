@@ -20,7 +20,7 @@ import type { QueryPair, TrialResult, TrialSandbox } from "./given.ts";
 import type { Outcome } from "./sandbox.ts";
 import { pgLiteral, pgText } from "./pg_sql.ts";
 import type { SearchSchema, SearchTable } from "./schema.ts";
-import { ident } from "./_sql.ts";
+import { ident } from "../sqlite/sql_text.ts";
 
 interface Results {
   rows: unknown[][];

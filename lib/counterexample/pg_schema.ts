@@ -17,7 +17,7 @@
 import { UsageError } from "../errors.ts";
 import { pgAffinity, pgText } from "./pg_sql.ts";
 import type { SearchColumn, SearchForeignKey, SearchSchema, SearchTable } from "./schema.ts";
-import { ident } from "./_sql.ts";
+import { ident } from "../sqlite/sql_text.ts";
 
 /** Runs one read-only statement on the given database. */
 export type Execute = (sql: string) => Promise<Record<string, unknown>[]>;

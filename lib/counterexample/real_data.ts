@@ -11,7 +11,7 @@ import type { SqliteValue } from "../sqlite/value.ts";
 import type { CandidateRow } from "./candidate.ts";
 import type { Random } from "./_random.ts";
 import type { SearchForeignKey, SearchTable } from "./schema.ts";
-import { ident } from "./_sql.ts";
+import { ident } from "../sqlite/sql_text.ts";
 
 const FIRST_ROWS = 40;
 const SPREAD_ROWS = 40;

@@ -9,7 +9,7 @@ import type { Database } from "../sqlite/database.ts";
 import { sameValue, type SqliteRow, type SqliteValue } from "../sqlite/value.ts";
 import type { Candidate } from "./candidate.ts";
 import type { SearchColumn, SearchSchema, SearchTable } from "./schema.ts";
-import { ident, literal } from "./_sql.ts";
+import { ident, sqlLiteral } from "../sqlite/sql_text.ts";
 
 /**
  * The script that builds a candidate in an empty database: foreign keys on,
@@ -31,7 +31,7 @@ export function databaseScript(schema: SearchSchema, database: Candidate): strin
     for (const row of database.get(t.name) ?? []) {
       lines.push(
         `INSERT INTO ${ident(t.name)} (${columns}) VALUES (${
-          row.map((v) => literal(v)).join(", ")
+          row.map((v) => sqlLiteral(v)).join(", ")
         });`,
       );
     }
@@ -175,7 +175,7 @@ function jsonValue(v: SqliteValue): unknown {
   if (typeof v === "bigint") {
     return Number.isSafeInteger(Number(v)) ? Number(v) : v.toString();
   }
-  if (v instanceof Uint8Array) return literal(v);
+  if (v instanceof Uint8Array) return sqlLiteral(v);
   if (typeof v === "number" && !Number.isFinite(v)) return String(v);
   return v;
 }

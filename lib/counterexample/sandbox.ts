@@ -13,7 +13,7 @@ import type { RowSet } from "../row_set.ts";
 import { compareRows } from "../compare/rows.ts";
 import type { Candidate, CandidateRow } from "./candidate.ts";
 import type { SearchSchema } from "./schema.ts";
-import { ident } from "./_sql.ts";
+import { ident } from "../sqlite/sql_text.ts";
 
 /** How the two queries' rows are compared: compareRows's options. */
 export interface Comparison {

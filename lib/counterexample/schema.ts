@@ -9,7 +9,7 @@
 import type { Database } from "../sqlite/database.ts";
 import type { SqliteValue } from "../sqlite/value.ts";
 import { UsageError } from "../errors.ts";
-import { ident } from "./_sql.ts";
+import { ident } from "../sqlite/sql_text.ts";
 
 /** How SQLite stores a column's values, from its declared type (the affinity rules). */
 export type Affinity = "INTEGER" | "TEXT" | "BLOB" | "REAL" | "NUMERIC";

@@ -11,7 +11,8 @@ import { COLUMNS_PER_STATEMENT, prepareSelect, type RowSource } from "./_wide_se
 import type { KeptRows } from "./_kept_rows.ts";
 import { fillRanges, forRanges, inRanges, rowOf } from "./_row_reading.ts";
 import { addedRowOf } from "./_held_rows.ts";
-import { balanced, foldName, ident, sqlLiteral } from "./_sql.ts";
+import { foldName } from "./names.ts";
+import { balanced, ident, sqlLiteral } from "../sqlite/sql_text.ts";
 import { dataColumns } from "./schema.ts";
 import type { TableDataInput, TableSide } from "./table_data.ts";
 import type { AddedRow } from "./types.ts";

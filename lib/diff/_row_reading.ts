@@ -7,7 +7,7 @@
 import { collectGarbage } from "../sqlite/_collect_garbage.ts";
 import type { SqliteRow, SqliteValue } from "../sqlite/value.ts";
 import { emptyRow } from "../sqlite/value.ts";
-import { ident } from "./_sql.ts";
+import { ident } from "../sqlite/sql_text.ts";
 import type { Database } from "../sqlite/database.ts";
 import type { RowSource } from "./_wide_select.ts";
 import type { RowidRange } from "./table_data.ts";

@@ -6,8 +6,11 @@
  */
 import type { SqliteRow, SqliteValue } from "../sqlite/value.ts";
 import type { TableSchema } from "./schema.ts";
-import { foldName, ident } from "./_sql.ts";
-import { exactLiteral } from "./_exact_literal.ts";
+import { foldName } from "./names.ts";
+import { ident, sqlLiteral } from "../sqlite/sql_text.ts";
+
+/** Literals the sqlite3 shell of any version reads back exactly. */
+const EXACT = { exact: true } as const;
 
 /**
  * 1 and 1.0 are the same value to `IS` (and to this diff), and the values
@@ -35,7 +38,7 @@ export function storageClassFlips(
   ).map((c) => c.name).slice(0, 6);
   const target = [...gen].filter((g) => byFold.has(g)).map((g) => {
     const name = byFold.get(g)!;
-    return `+${ident(name)} IS ${exactLiteral(values[name]!)} COLLATE BINARY`;
+    return `+${ident(name)} IS ${sqlLiteral(values[name]!, EXACT)} COLLATE BINARY`;
   });
   if (candidates.length === 0 || target.length === 0) return [];
   const T = ident(table.name);

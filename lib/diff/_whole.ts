@@ -10,7 +10,8 @@ import { prepareSelect } from "./_wide_select.ts";
 import type { KeptRows } from "./_kept_rows.ts";
 import { forRanges, valuesOf } from "./_row_reading.ts";
 import { addedRowOf } from "./_held_rows.ts";
-import { foldName, ident } from "./_sql.ts";
+import { foldName } from "./names.ts";
+import { ident } from "../sqlite/sql_text.ts";
 import { dataColumns } from "./schema.ts";
 import type { TableSide } from "./table_data.ts";
 

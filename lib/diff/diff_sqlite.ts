@@ -23,7 +23,7 @@ import { type ColumnsDiff, diffColumns, diffObjects, tableSchemaChanged } from "
 import { diffTableData, type TableData } from "./table_data.ts";
 import { type ByteBudget, KeptRows } from "./_kept_rows.ts";
 import type { DiffListener, RowEvent } from "./listener.ts";
-import { foldName } from "./_sql.ts";
+import { foldName } from "./names.ts";
 import type {
   ChangeStatus,
   DatabaseChange,

@@ -33,13 +33,16 @@
  * @module
  */
 import { emptyRow, type SqliteRow } from "../sqlite/value.ts";
-import { foldName, ident } from "./_sql.ts";
-import { exactLiteral } from "./_exact_literal.ts";
+import { foldName } from "./names.ts";
+import { ident, sqlLiteral } from "../sqlite/sql_text.ts";
 import { storageClassFlips } from "./_storage_class.ts";
 import type { DiffListener, RowEvent, TableStart } from "./listener.ts";
 import { normalizeSql, type ObjectSchema, type SideSchema, type TableSchema } from "./schema.ts";
 import { dataColumns, pairingMode } from "./table_data.ts";
 import type { DatabaseChange } from "./types.ts";
+
+/** Literals the sqlite3 shell of any version reads back exactly. */
+const EXACT = { exact: true } as const;
 
 /** Where the SQL goes. */
 export interface SqlSink {
@@ -272,7 +275,7 @@ export class SqlRenderer implements DiffListener {
       for (const k of Object.keys(key ?? {})) if (!inRow.has(foldName(k))) values[k] = key![k]!;
       const cols = Object.keys(values);
       const insert = `INSERT INTO ${T}(${cols.map(ident).join(", ")}) VALUES (${
-        cols.map((c) => exactLiteral(values[c]!)).join(", ")
+        cols.map((c) => sqlLiteral(values[c]!, EXACT)).join(", ")
       });`;
       if (foldName(plan.name) !== "sqlite_sequence") {
         const where = key !== null && Object.values(key).every((v) => v !== null)
@@ -282,7 +285,7 @@ export class SqlRenderer implements DiffListener {
       }
       // Creating an AUTOINCREMENT table may have made its row already.
       return `DELETE FROM ${T} WHERE name = ${
-        exactLiteral(event.change.row["name"] ?? null)
+        sqlLiteral(event.change.row["name"] ?? null, EXACT)
       };\n${insert}`;
     }
     if (!plan.paired) return null;
@@ -301,8 +304,8 @@ export class SqlRenderer implements DiffListener {
       const match = Object.keys(row).filter((c) => there.has(foldName(c)) || gen.has(foldName(c)))
         .map((c) =>
           gen.has(foldName(c))
-            ? `+${ident(c)} IS ${exactLiteral(row[c]!)} COLLATE BINARY`
-            : `${ident(there.get(foldName(c))!)} IS ${exactLiteral(row[c]!)} COLLATE BINARY`
+            ? `+${ident(c)} IS ${sqlLiteral(row[c]!, EXACT)} COLLATE BINARY`
+            : `${ident(there.get(foldName(c))!)} IS ${sqlLiteral(row[c]!, EXACT)} COLLATE BINARY`
         ).join(" AND ");
       return `DELETE FROM ${T} WHERE ${ident(rowid)} = (SELECT ${ident(rowid)} FROM ${T} WHERE ${
         match === "" ? "1" : match
@@ -313,7 +316,7 @@ export class SqlRenderer implements DiffListener {
     const sets = changed_columns.filter((c) => byFold.has(foldName(c)) && !gen.has(foldName(c)))
       .map((c) => {
         const name = byFold.get(foldName(c))!;
-        return `${ident(name)} = ${exactLiteral(values[name]!)}`;
+        return `${ident(name)} = ${sqlLiteral(values[name]!, EXACT)}`;
       });
     const out = sets.length === 0
       ? []
@@ -324,7 +327,7 @@ export class SqlRenderer implements DiffListener {
 }
 
 function keyWhere(key: SqliteRow): string {
-  return Object.keys(key).map((k) => `${ident(k)} = ${exactLiteral(key[k]!)}`).join(" AND ");
+  return Object.keys(key).map((k) => `${ident(k)} = ${sqlLiteral(key[k]!, EXACT)}`).join(" AND ");
 }
 
 /** The folded names of a table's generated columns (never written). */

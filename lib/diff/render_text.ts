@@ -6,7 +6,7 @@
  * @module
  */
 import type { SqliteRow, SqliteValue } from "../sqlite/value.ts";
-import { sqlLiteral } from "./_sql.ts";
+import { sqlLiteral } from "../sqlite/sql_text.ts";
 import { mapRow, rowValue } from "./_held_rows.ts";
 import type { AddedRow, DatabaseChange, DatabaseDiff, TableDiff } from "./types.ts";
 

@@ -21,7 +21,8 @@
  */
 import type { Database } from "../sqlite/database.ts";
 import type { ColumnInfo, KeyKind } from "./types.ts";
-import { foldName, ident, stringLiteral } from "./_sql.ts";
+import { foldName } from "./names.ts";
+import { ident, stringLiteral } from "../sqlite/sql_text.ts";
 
 /** One table of one side. */
 export interface TableSchema {

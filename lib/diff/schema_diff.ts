@@ -6,7 +6,7 @@
  */
 import type { ObjectSchema, TableSchema } from "./schema.ts";
 import { normalizeSql } from "./schema.ts";
-import { foldName } from "./_sql.ts";
+import { foldName } from "./names.ts";
 import type { ColumnAspect, ColumnChange, ColumnInfo, SchemaObjectChange } from "./types.ts";
 
 /** The column changes of a table present on both sides. */

@@ -43,7 +43,7 @@ import { keyed } from "./_keyed.ts";
 import { multiset } from "./_multiset.ts";
 import { whole } from "./_whole.ts";
 import type { RowEvent } from "./listener.ts";
-import { foldName } from "./_sql.ts";
+import { foldName } from "./names.ts";
 import { dataColumns, type TableSchema } from "./schema.ts";
 import type { KeyKind } from "./types.ts";
 

@@ -4,7 +4,10 @@ import { spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { exactLiteral } from "./_exact_literal.ts";
+import { sqlLiteral } from "./sql_text.ts";
+import type { SqliteValue } from "./value.ts";
+
+const exactLiteral = (v: SqliteValue): string => sqlLiteral(v, { exact: true });
 import { needs } from "../../tests/system_packages.ts";
 
 /** What the sqlite3 shell's ieee754(x) prints for a double (ext/misc/ieee754.c). */
@@ -25,7 +28,7 @@ function ieee754(x: number): string {
   return `ieee754(${negative ? -m : m},${e - 1075})`;
 }
 
-describe("exactLiteral()", () => {
+describe("sqlLiteral(v, { exact: true })", () => {
   const cases: [string, unknown, string][] = [
     ["writes NULL", null, "NULL"],
     ["writes an integer as itself", 42, "42"],

@@ -2,7 +2,7 @@
  * The HTTP transport (`run --agent-url http://127.0.0.1:8000/answer`): each
  * case is one POST of the request JSON, answered by the reply JSON. A broken
  * connection, a 429 and a 5xx are retried with exponential backoff,
- * honouring Retry-After (the judge's rules, lib/judge/_backoff.ts); any other
+ * honouring Retry-After (lib/http/retry.ts, as the judge's are); any other
  * status is an ERROR for the case quoting the first line of the body.
  * docs/agent-protocol.md describes the protocol.
  *
@@ -10,7 +10,7 @@
  */
 import { AgentError, UsageError } from "../errors.ts";
 import type { AgentContext } from "../eval/agent.ts";
-import { fetchFailure, retryAfterMs, retryWaitMs, serverMessage } from "../judge/_backoff.ts";
+import { postWithRetries } from "../http/retry.ts";
 import { agentRequest, clip, parseReplyJson, readReply } from "./_protocol.ts";
 import type { ClosableAgent } from "./types.ts";
 
@@ -48,12 +48,6 @@ export interface HttpAgentOptions {
 
 const DEFAULTS = { retries: 3, backoffMs: 500, maxWaitMs: 30_000 };
 
-/** One attempt's outcome when it is neither a reply nor a final error. */
-interface Retryable {
-  readonly why: string;
-  readonly retryAfterMs?: number | undefined;
-}
-
 /**
  * An agent served over HTTP.
  *
@@ -89,102 +83,53 @@ export function httpAgent(options: HttpAgentOptions): ClosableAgent {
 
   const ask = async (question: string, context: AgentContext): Promise<unknown> => {
     const request = agentRequest(question, context);
-    const body = JSON.stringify(request);
-    for (let retry = 0;; retry++) {
-      const outcome = await post({
-        url,
-        shown,
-        headers,
-        body,
-        timeoutMs: options.timeoutMs,
-        signal: context.signal,
-      });
-      if (!("why" in outcome)) return readReply(outcome.json, request.id);
-      if (retry >= retries) {
+    const outcome = await postWithRetries({
+      url,
+      headers,
+      body: JSON.stringify(request),
+      retries,
+      backoffMs,
+      maxWaitMs,
+      attemptTimeoutMs: options.timeoutMs,
+      signal: context.signal,
+    });
+    switch (outcome.kind) {
+      case "gave_up":
         throw new AgentError(
-          `the agent at ${shown} kept failing (${outcome.why}) after ${retry + 1} ` +
-            `attempt${retry === 0 ? "" : "s"}`,
+          `the agent at ${shown} kept failing (${outcome.why}) after ${outcome.attempts} ` +
+            `attempt${outcome.attempts === 1 ? "" : "s"}`,
         );
-      }
-      const wait = retryWaitMs({ retry, backoffMs, maxWaitMs, retryAfterMs: outcome.retryAfterMs });
-      await sleep(wait, context.signal);
+      case "timed_out":
+        throw new AgentError(`the agent at ${shown} did not answer within ${options.timeoutMs} ms`);
+      case "aborted":
+        throw new AgentError(
+          outcome.waiting
+            ? "the case ran out of time between retries"
+            : `the agent at ${shown} did not answer in time`,
+        );
     }
-  };
-  return Object.assign(ask, { close: () => Promise.resolve() });
-}
-
-interface Post {
-  readonly url: URL;
-  readonly shown: string;
-  readonly headers: Record<string, string>;
-  readonly body: string;
-  readonly timeoutMs?: number | undefined;
-  readonly signal?: AbortSignal | undefined;
-}
-
-/** One POST: the reply's JSON, a retryable failure, or a thrown AgentError. */
-async function post(p: Post): Promise<{ json: unknown } | Retryable> {
-  const stop = new AbortController();
-  const onAbort = () => stop.abort();
-  if (p.signal?.aborted) onAbort();
-  p.signal?.addEventListener("abort", onAbort, { once: true });
-  const timer = p.timeoutMs === undefined ? undefined : setTimeout(onAbort, p.timeoutMs);
-  const stopped = (): AgentError =>
-    new AgentError(
-      p.signal?.aborted
-        ? `the agent at ${p.shown} did not answer in time`
-        : `the agent at ${p.shown} did not answer within ${p.timeoutMs} ms`,
-    );
-  try {
-    let response: Response;
-    let text: string;
-    try {
-      response = await fetch(p.url, {
-        method: "POST",
-        headers: p.headers,
-        body: p.body,
-        signal: stop.signal,
-      });
-    } catch (error) {
-      if (stop.signal.aborted) throw stopped();
-      return { why: `could not reach it: ${fetchFailure(error)}` };
-    }
-    try {
-      text = await response.text();
-    } catch (error) {
-      if (stop.signal.aborted) throw stopped();
-      return { why: `the connection broke during the reply: ${fetchFailure(error)}` };
-    }
-    const status = `${response.status}${response.statusText ? ` ${response.statusText}` : ""}`;
-    if (response.status === 429 || response.status >= 500) {
-      const said = serverMessage(text);
-      return {
-        why: said === "" ? status : `${status}: ${said}`,
-        retryAfterMs: retryAfterMs(response.headers.get("retry-after"), Date.now()),
-      };
-    }
-    if (!response.ok) {
-      const said = firstLine(text);
+    if (!outcome.ok) {
+      const said = firstLine(outcome.text);
       throw new AgentError(
-        `the agent at ${p.shown} answered ${status}${
+        `the agent at ${shown} answered ${outcome.statusLine}${
           said === "" ? " with an empty body" : `: ${said}`
         }`,
       );
     }
+    let json: unknown;
     try {
-      return { json: parseReplyJson(text) };
+      json = parseReplyJson(outcome.text);
     } catch {
       throw new AgentError(
-        `the agent at ${p.shown} answered ${status} with a body that is not JSON: ` +
+        `the agent at ${shown} answered ${outcome.statusLine} with a body that is not JSON: ` +
           `${
-            JSON.stringify(clip(text))
+            JSON.stringify(clip(outcome.text))
           }; reply with the reply JSON (content-type application/json)`,
       );
     }
-  } finally {
-    clearTimeout(timer);
-    p.signal?.removeEventListener("abort", onAbort);
-  }
+    return readReply(json, request.id);
+  };
+  return Object.assign(ask, { close: () => Promise.resolve() });
 }
 
 function firstLine(text: string): string {
@@ -218,20 +163,4 @@ function whole(name: string, value: number): number {
     throw new UsageError(`httpAgent: ${name} must be a whole number of at least 0, got ${value}`);
   }
   return value;
-}
-
-/** Waits, or stops waiting when the case runs out of time. */
-function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(new AgentError("the case ran out of time between retries"));
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(new AgentError("the case ran out of time between retries"));
-    };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener("abort", onAbort);
-      resolve();
-    }, ms);
-    signal?.addEventListener("abort", onAbort, { once: true });
-  });
 }

@@ -8,7 +8,7 @@
 import * as v from "valibot";
 import type { Judge } from "../eval/check.ts";
 import { JudgeError, UsageError } from "../errors.ts";
-import { fetchFailure, retryAfterMs, retryWaitMs, serverMessage } from "./_backoff.ts";
+import { fetchFailure, postWithRetries, serverMessage } from "../http/retry.ts";
 
 /**
  * Options of the built-in judge for OpenAI-compatible endpoints.
@@ -69,13 +69,6 @@ const errorBodySchema = v.object({
   error: v.union([v.string(), v.object({ message: v.string() })]),
 });
 
-/** One request's outcome, when it is neither a reply nor a final error. */
-interface Retryable {
-  readonly why: string;
-  readonly status?: number;
-  readonly retryAfterMs?: number | undefined;
-}
-
 /**
  * A judge backed by an OpenAI-compatible chat-completions endpoint: the
  * prompt goes as one user message, with temperature 0. A 429 or a 5xx is
@@ -126,7 +119,6 @@ export function openAiJudge(options: OpenAiJudgeOptions): Judge {
     shown,
     model,
     headers,
-    timeoutMs,
     hasKey: "authorization" in headers,
   };
   let fatal: JudgeError | undefined;
@@ -142,26 +134,36 @@ export function openAiJudge(options: OpenAiJudgeOptions): Judge {
       temperature: 0,
       stream: false,
     });
-    for (let retry = 0;; retry++) {
-      let outcome: string | Retryable;
-      try {
-        outcome = await post(request, body);
-      } catch (error) {
-        if (error instanceof JudgeError && [401, 403, 404].includes(error.status ?? 0)) {
-          fatal = error;
-        }
-        throw error;
-      }
-      if (typeof outcome === "string") return outcome;
-      if (retry >= retries) {
-        throw new JudgeError(
-          `Judge endpoint ${shown} kept failing (${outcome.why}) after ${retry + 1} ` +
-            `attempt${retry === 0 ? "" : "s"}: ${advice(outcome.status)}`,
-          { status: outcome.status },
-        );
-      }
-      await sleep(retryWaitMs({ retry, backoffMs, maxWaitMs, retryAfterMs: outcome.retryAfterMs }));
+    const outcome = await postWithRetries({
+      url: endpoint,
+      headers,
+      body,
+      retries,
+      backoffMs,
+      maxWaitMs,
+      attemptTimeoutMs: timeoutMs,
+    });
+    if (outcome.kind === "gave_up") {
+      throw new JudgeError(
+        `Judge endpoint ${shown} kept failing (${outcome.why}) after ${outcome.attempts} ` +
+          `attempt${outcome.attempts === 1 ? "" : "s"}: ${advice(outcome.status)}`,
+        { status: outcome.status },
+      );
     }
+    if (outcome.kind !== "answered") {
+      throw new JudgeError(
+        `Judge endpoint ${shown} did not answer within ${timeoutMs} ms: ` +
+          "raise the judge timeout or use a faster model",
+      );
+    }
+    if (outcome.ok) return replyText(outcome.text, request);
+    const said = serverMessage(outcome.text);
+    const why = said === "" ? outcome.statusLine : `${outcome.statusLine}: ${said}`;
+    const error = new JudgeError(refusal(outcome.status, why, request), {
+      status: outcome.status,
+    });
+    if ([401, 403, 404].includes(outcome.status)) fatal = error;
+    throw error;
   };
 
   return async (prompt: string): Promise<string> => {
@@ -260,54 +262,7 @@ interface Request {
   readonly shown: string;
   readonly model: string;
   readonly headers: Record<string, string>;
-  readonly timeoutMs: number;
   readonly hasKey: boolean;
-}
-
-/** One POST: the reply text, a retryable failure, or a thrown JudgeError. */
-async function post(request: Request, body: string): Promise<string | Retryable> {
-  const controller = new AbortController();
-  const timer = setTimeout(() => controller.abort(), request.timeoutMs);
-  const timedOut = (): JudgeError =>
-    new JudgeError(
-      `Judge endpoint ${request.shown} did not answer within ${request.timeoutMs} ms: ` +
-        "raise the judge timeout or use a faster model",
-    );
-  try {
-    let response: Response;
-    let text: string;
-    try {
-      response = await fetch(request.endpoint, {
-        method: "POST",
-        headers: request.headers,
-        body,
-        signal: controller.signal,
-      });
-    } catch (error) {
-      if (controller.signal.aborted) throw timedOut();
-      return { why: `could not reach it: ${fetchFailure(error)}` };
-    }
-    try {
-      text = await response.text();
-    } catch (error) {
-      if (controller.signal.aborted) throw timedOut();
-      return { why: `the connection broke during the reply: ${fetchFailure(error)}` };
-    }
-    if (response.ok) return replyText(text, request);
-    const status = `${response.status}${response.statusText ? ` ${response.statusText}` : ""}`;
-    const said = serverMessage(text);
-    const why = said === "" ? status : `${status}: ${said}`;
-    if (response.status === 429 || response.status >= 500) {
-      return {
-        why,
-        status: response.status,
-        retryAfterMs: retryAfterMs(response.headers.get("retry-after"), Date.now()),
-      };
-    }
-    throw new JudgeError(refusal(response.status, why, request), { status: response.status });
-  } finally {
-    clearTimeout(timer);
-  }
 }
 
 /** The message of a 4xx that is not worth retrying. */
@@ -372,8 +327,4 @@ function limit(
     );
   }
   return value;
-}
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
 }

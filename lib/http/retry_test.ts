@@ -1,6 +1,6 @@
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
-import { retryAfterMs, retryWaitMs } from "./_backoff.ts";
+import { retryAfterMs, retryWaitMs } from "./retry.ts";
 
 const NOW = Date.parse("2025-01-01T00:00:00Z");
 

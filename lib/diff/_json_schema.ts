@@ -2,43 +2,14 @@
  * The valibot schema of the diff document, for reading it back from JSON.
  * Row values are decoded as they are checked: `{"$bigint": "..."}`,
  * `{"$blob": "..."}` and `{"$real": "..."}` become a bigint, a Uint8Array and
- * a number (see json.ts).
+ * a number (lib/sqlite/value_json.ts).
  *
  * @module
  */
 import * as v from "valibot";
-import { Buffer } from "node:buffer";
 import { emptyRow, type SqliteRow, type SqliteValue } from "../sqlite/value.ts";
+import { decodeValue, isEncodedValue } from "../sqlite/value_json.ts";
 import { DIFF_FORMAT_VERSION } from "./types.ts";
-
-const REALS = new Set(["Infinity", "-Infinity", "NaN", "-0"]);
-
-/** The one-key object json.ts writes for a value JSON cannot carry, or null. */
-function encoded(x: unknown): ["$bigint" | "$blob" | "$real", string] | null {
-  if (x === null || typeof x !== "object" || Array.isArray(x)) return null;
-  const entries = Object.entries(x);
-  if (entries.length !== 1) return null;
-  const [key, text] = entries[0]!;
-  if (typeof text !== "string") return null;
-  if (key === "$bigint" && /^-?\d+$/.test(text)) return [key, text];
-  if (key === "$blob" && /^[A-Za-z0-9+/]*={0,2}$/.test(text)) return [key, text];
-  if (key === "$real" && REALS.has(text)) return [key, text];
-  return null;
-}
-
-/** Turns an encoded value back into the value (see json.ts). */
-function decodeValue(x: unknown): SqliteValue {
-  const enc = encoded(x);
-  if (enc === null) return x as SqliteValue;
-  const [kind, text] = enc;
-  if (kind === "$blob") return new Uint8Array(Buffer.from(text, "base64"));
-  if (kind === "$real") return text === "-0" ? -0 : Number(text);
-  const n = BigInt(text);
-  // Integers that fit are plain numbers in memory, as the engine reads them.
-  return n >= BigInt(Number.MIN_SAFE_INTEGER) && n <= BigInt(Number.MAX_SAFE_INTEGER)
-    ? Number(n)
-    : n;
-}
 
 /**
  * A row value, decoded here and only here: a row or key is a record whose
@@ -46,7 +17,7 @@ function decodeValue(x: unknown): SqliteValue {
  * value to decode.
  */
 const isValue = (x: unknown): boolean =>
-  x === null || typeof x === "number" || typeof x === "string" || encoded(x) !== null;
+  x === null || typeof x === "number" || typeof x === "string" || isEncodedValue(x);
 const isRecord = (x: unknown): x is Record<string, unknown> =>
   typeof x === "object" && x !== null && !Array.isArray(x);
 /**
@@ -68,7 +39,7 @@ const row = v.pipe(
   }),
   v.transform((x): SqliteRow => {
     const out = emptyRow();
-    for (const k of Object.keys(x)) out[k] = decodeValue(x[k]);
+    for (const k of Object.keys(x)) out[k] = decodeValue(x[k]) as SqliteValue;
     return out;
   }),
 );

@@ -2,33 +2,26 @@
  * The diff document as JSON, and back, without loss.
  *
  * Row values that JSON cannot carry as themselves become one-key objects
- * (a plain object is never a SQLite value, so nothing is ambiguous):
- * - an integer beyond 2^53 (a bigint): `{"$bigint": "9007199254740993"}`;
- * - a BLOB: `{"$blob": "AP8Q"}` (standard base64);
- * - a REAL JSON has no number for: `{"$real": "Infinity"}`, `"-Infinity"`,
- *   `"NaN"` or `"-0"`.
- * Every other value is a JSON null, number or string. Reading back decodes
- * only row values (in _json_schema.ts), never a row itself: a table whose
- * one column is named `$bigint` is still a row.
+ * (`{"$bigint": "9007199254740993"}`, `{"$blob": "AP8Q"}`,
+ * `{"$real": "-0"}`: the codec of lib/sqlite/value_json.ts; a plain object is
+ * never a SQLite value, so nothing is ambiguous). Reading back decodes only
+ * row values (in _json_schema.ts), never a row itself: a table whose one
+ * column is named `$bigint` is still a row.
  *
  * @module
  */
 import * as v from "valibot";
-import { Buffer } from "node:buffer";
 import { UsageError } from "../errors.ts";
 import { collectGarbage } from "../sqlite/_collect_garbage.ts";
+import { encodeValue } from "../sqlite/value_json.ts";
 import { diffSchema } from "./_json_schema.ts";
 import { plainJson } from "./_kept_rows.ts";
 import { type HeldRow, heldRows } from "./_held_rows.ts";
 import { type DatabaseDiff, DIFF_FORMAT_VERSION } from "./types.ts";
 
+/** The replacer of the document's text: row values JSON cannot carry, encoded. */
 function encode(_key: string, value: unknown): unknown {
-  if (typeof value === "bigint") return { $bigint: value.toString() };
-  if (value instanceof Uint8Array) return { $blob: Buffer.from(value).toString("base64") };
-  if (typeof value === "number" && (!Number.isFinite(value) || Object.is(value, -0))) {
-    return { $real: Object.is(value, -0) ? "-0" : String(value) };
-  }
-  return value;
+  return encodeValue(value);
 }
 
 /**

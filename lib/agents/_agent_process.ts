@@ -1,9 +1,11 @@
 /**
- * One agent worker process of the subprocess transport (--agent-cmd): spawned
- * in a process group of its own, so that a timeout or the end of the run can
- * kill it and everything it started; a request is one line on its stdin and
- * the reply the next line on its stdout; the last lines of its stderr are
- * kept for error messages.
+ * One agent process, for both transports that run one: a worker of
+ * `--agent-cmd` and a host of an `--agent` module (module_agent.ts). All
+ * process management is here: the process is spawned in a process group of
+ * its own, so that a timeout, the end of the run or a signal kills it and
+ * everything it started; a request is one line on its stdin and the reply
+ * the next line on its stdout (with a byte cap); the last lines of its
+ * stderr are kept for error messages, or its stderr is the harness's own.
  *
  * @module
  */
@@ -12,18 +14,30 @@ import process from "node:process";
 import { AgentError, UsageError } from "../errors.ts";
 import { clip } from "./_protocol.ts";
 
-/** What starting a worker takes. */
+/** What starting an agent process takes. */
 export interface AgentProcessOptions {
   /** The program and its arguments. */
   readonly argv: readonly string[];
-  /** How the user wrote the command, for messages. */
-  readonly shown: string;
+  /** How the user names it in messages: `--agent-cmd "python3 agent.py"`. */
+  readonly label: string;
   readonly cwd?: string | undefined;
   readonly env?: Readonly<Record<string, string>> | undefined;
-  /** The longest reply line accepted, in bytes. */
+  /** The longest line accepted, in bytes (Infinity: no cap). */
   readonly maxLineBytes: number;
-  /** How many stderr lines to keep. */
-  readonly stderrLines: number;
+  /**
+   * Its stderr: the last `stderrLines` lines kept for error messages
+   * (`tail`), or the harness's own stderr, written as it comes (`inherit`).
+   */
+  readonly stderr: "tail" | "inherit";
+  /** How many stderr lines `tail` keeps. */
+  readonly stderrLines?: number | undefined;
+  /**
+   * When set, only stdout lines starting with it (and a space) are replies,
+   * given without it; any other line is the process's own output, passed to
+   * `otherLine`.
+   */
+  readonly replyPrefix?: string | undefined;
+  readonly otherLine?: ((line: string) => void) | undefined;
 }
 
 /** A line, or why there will be none. */
@@ -60,41 +74,47 @@ class Tail {
 }
 
 /**
- * A running agent worker.
+ * A running agent process.
  */
 export class AgentProcess {
   readonly #child: ChildProcess;
   readonly #options: AgentProcessOptions;
-  readonly #stderr: Tail;
-  /** Complete lines that arrived with no request waiting. */
+  readonly #stderr: Tail | undefined;
+  readonly #prefix: string | undefined;
+  /** Complete reply lines that arrived with no request waiting. */
   readonly #unasked: string[] = [];
   #chunks: Buffer[] = [];
   #bytes = 0;
   #waiter: LineWaiter | undefined;
-  /** Why the worker cannot answer any more, once it cannot. */
+  /** Why it cannot answer any more, once it cannot. */
   #dead: AgentError | undefined;
   /** Why it is being killed, until its output has been read to the end. */
   #killedFor: string | undefined;
+  /** How it ended: `exited with code 3`, `was killed by SIGKILL`. */
+  #exit: string | undefined;
   #closed: Promise<void>;
 
   /** Use {@link AgentProcess.start}. */
   constructor(child: ChildProcess, options: AgentProcessOptions) {
     this.#child = child;
     this.#options = options;
-    this.#stderr = new Tail(options.stderrLines);
+    this.#prefix = options.replyPrefix === undefined ? undefined : `${options.replyPrefix} `;
     child.stdout!.on("data", (chunk: Buffer) => this.#read(chunk));
-    // Decoded by the stream, so a character split between two chunks stays whole.
-    child.stderr!.setEncoding("utf8");
-    child.stderr!.on("data", (chunk: string) => this.#stderr.push(chunk));
-    // A worker that exits while we write to it must not crash the harness.
+    if (options.stderr === "tail") {
+      const tail = this.#stderr = new Tail(options.stderrLines ?? 20);
+      // Decoded by the stream, so a character split between two chunks stays whole.
+      child.stderr!.setEncoding("utf8");
+      child.stderr!.on("data", (chunk: string) => tail.push(chunk));
+    }
+    // A process that exits while we write to it must not crash the harness.
     child.stdin!.on("error", () => {});
     this.#closed = new Promise((resolve) => {
       let exited = false;
       const settle = (code: number | null, signal: string | null) => {
         if (exited) return;
         exited = true;
-        const how = signal !== null ? `was killed by ${signal}` : `exited with code ${code}`;
-        this.#fail(this.#killedFor ?? `the agent ${how}`);
+        this.#exit = signal !== null ? `was killed by ${signal}` : `exited with code ${code}`;
+        this.#fail(this.#killedFor ?? `the agent ${this.#exit}`);
         resolve();
       };
       // close comes after the output is read; exit may come without it when
@@ -105,10 +125,10 @@ export class AgentProcess {
   }
 
   /**
-   * Starts a worker and waits until it runs.
+   * Starts a process and waits until it runs.
    *
    * @param options the command and limits
-   * @returns the worker
+   * @returns the process
    * @throws {UsageError} when the program is not found or cannot be run
    */
   static start(options: AgentProcessOptions): Promise<AgentProcess> {
@@ -116,8 +136,8 @@ export class AgentProcess {
     const child = spawn(program!, args, {
       cwd: options.cwd,
       env: options.env === undefined ? process.env : { ...options.env },
-      stdio: ["pipe", "pipe", "pipe"],
-      // A process group of its own: a timeout kills the worker and all it started.
+      stdio: ["pipe", "pipe", options.stderr === "tail" ? "pipe" : "inherit"],
+      // A process group of its own: a timeout kills the process and all it started.
       detached: !isWindows,
       windowsHide: true,
     });
@@ -129,7 +149,7 @@ export class AgentProcess {
           : error.code === "EACCES"
           ? `${program} cannot be run (permission denied: is it an executable file? try chmod +x, or name its interpreter, e.g. python3 ${program})`
           : `${program} could not be started (${error.message})`;
-        reject(new UsageError(`--agent-cmd "${options.shown}": ${why}`, { cause: error }));
+        reject(new UsageError(`${options.label}: ${why}`, { cause: error }));
       });
     });
   }
@@ -144,13 +164,18 @@ export class AgentProcess {
     return this.#dead === undefined && this.#killedFor === undefined;
   }
 
+  /** How it ended (`exited with code 3`, `was killed by SIGKILL`), once it has. */
+  get exit(): string | undefined {
+    return this.#exit;
+  }
+
   /**
    * Sends one request line and waits for the reply line.
    *
-   * @param line the request, one line of JSON
-   * @param signal aborts the wait (a timeout): the worker is then killed
+   * @param line the request, one line
+   * @param signal aborts the wait (a timeout): the process is then killed
    * @returns the reply line
-   * @throws {AgentError} when the worker exits, wrote a line it was not asked for, or writes a line too long
+   * @throws {AgentError} when the process exits, wrote a line it was not asked for, or writes a line too long
    */
   request(line: string, signal?: AbortSignal): Promise<string> {
     if (this.#dead !== undefined) return Promise.reject(this.#dead);
@@ -164,6 +189,23 @@ export class AgentProcess {
         ),
       );
     }
+    const reply = this.read(signal);
+    if (this.alive) this.#child.stdin!.write(`${line}\n`);
+    return reply;
+  }
+
+  /**
+   * Waits for the next reply line without sending anything (a line already
+   * written is taken first): the greeting a process writes when it is ready.
+   *
+   * @param signal aborts the wait: the process is then killed
+   * @returns the line
+   * @throws {AgentError} when the process exits or writes a line too long
+   */
+  read(signal?: AbortSignal): Promise<string> {
+    const early = this.#unasked.shift();
+    if (early !== undefined) return Promise.resolve(early);
+    if (this.#dead !== undefined) return Promise.reject(this.#dead);
     return new Promise<string>((resolve, reject) => {
       const onAbort = () => {
         this.#waiter = undefined;
@@ -177,17 +219,18 @@ export class AgentProcess {
         if (typeof reply === "string") resolve(reply);
         else reject(reply);
       };
-      this.#child.stdin!.write(`${line}\n`);
     });
   }
 
   /**
-   * An error whose message ends with the worker's last stderr lines.
+   * An error whose message ends with the process's last stderr lines (when
+   * they are kept).
    *
    * @param why what went wrong
    * @returns the error
    */
   failure(why: string): AgentError {
+    if (this.#stderr === undefined) return new AgentError(why);
     const lines = this.#stderr.lines();
     const log = lines.length === 0
       ? " (it wrote nothing to stderr)"
@@ -231,29 +274,33 @@ export class AgentProcess {
 
   #line(): void {
     if (this.#dead !== undefined || this.#killedFor !== undefined) return;
-    const line = Buffer.concat(this.#chunks).toString("utf8").replace(/\r$/, "");
+    let line = Buffer.concat(this.#chunks).toString("utf8").replace(/\r$/, "");
     this.#chunks = [];
     this.#bytes = 0;
+    if (this.#prefix !== undefined) {
+      if (!line.startsWith(this.#prefix)) return this.#options.otherLine?.(line);
+      line = line.slice(this.#prefix.length);
+    }
     const waiter = this.#waiter;
     this.#waiter = undefined;
     if (waiter !== undefined) waiter(line);
     else this.#unasked.push(line);
   }
 
-  /** Kills the worker's whole process group at once. */
+  /** Kills the process's whole group at once. */
   kill(): void {
     this.#killGroup();
     this.#fail("the agent was stopped");
   }
 
   /**
-   * Kills the worker because of what it did, and gives the error once its
+   * Kills the process because of what it did, and gives the error once its
    * stdout and stderr have been read to the end, so that the stderr lines it
    * wrote just before (`Traceback ...`) are in the message whichever pipe
    * the system delivered first.
    *
-   * @param why what the worker did
-   * @returns the error, with the worker's last stderr lines
+   * @param why what the process did
+   * @returns the error, with its last stderr lines
    */
   async killFor(why: string): Promise<AgentError> {
     if (this.#dead === undefined && this.#killedFor === undefined) {
@@ -276,7 +323,7 @@ export class AgentProcess {
   }
 
   /**
-   * Ends the worker: closes its stdin (a well-behaved agent exits on end of
+   * Ends the process: closes its stdin (a well-behaved agent exits on end of
    * input), waits up to `graceMs`, then kills its process group, which also
    * ends anything it left running.
    *

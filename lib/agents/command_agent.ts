@@ -15,6 +15,7 @@ import process from "node:process";
 import { AgentError, UsageError } from "../errors.ts";
 import type { AgentContext } from "../eval/agent.ts";
 import { AgentProcess, type AgentProcessOptions } from "./_agent_process.ts";
+import { ProcessPool } from "./_process_pool.ts";
 import { agentRequest, clip, parseReplyJson, readReply } from "./_protocol.ts";
 import { missingScript } from "./_missing_script.ts";
 import { splitCommand } from "./_split_command.ts";
@@ -50,9 +51,6 @@ export interface CommandAgentOptions {
 }
 
 const DEFAULTS = { maxLineBytes: 16 * 1024 * 1024, stderrLines: 20 };
-/** How long a worker may take to exit after its stdin closes. */
-const GRACE_MS = 1000;
-const SIGNALS = ["SIGINT", "SIGTERM", "SIGHUP"] as const;
 
 /**
  * Starts the worker processes of an agent program and returns the agent.
@@ -104,21 +102,23 @@ export async function commandAgent(options: CommandAgentOptions): Promise<Closab
       `--agent-cmd: workers must be a whole number of at least 1, got ${workers}`,
     );
   }
-  const pool = new WorkerPool({
+  const worker: AgentProcessOptions = {
     argv,
-    shown,
+    label: `--agent-cmd "${shown}"`,
     cwd: options.cwd,
     env: options.env,
     maxLineBytes: options.maxLineBytes ?? DEFAULTS.maxLineBytes,
+    stderr: "tail",
     stderrLines: options.stderrLines ?? DEFAULTS.stderrLines,
-  }, workers);
-  await pool.startAll();
+  };
+  const pool = new ProcessPool(() => AgentProcess.start(worker), workers);
+  await pool.startFirst();
 
   const ask = async (question: string, context: AgentContext): Promise<unknown> => {
     const request = agentRequest(question, context);
     const slot = await pool.acquire(context.signal);
     try {
-      const worker = await pool.worker(slot);
+      const worker = await pool.process(slot);
       const line = await worker.request(JSON.stringify(request), context.signal);
       let json: unknown;
       try {
@@ -145,112 +145,4 @@ export async function commandAgent(options: CommandAgentOptions): Promise<Closab
     }
   };
   return Object.assign(ask, { close: () => pool.close() });
-}
-
-/**
- * A fixed number of slots, each holding a worker or none; a dead worker is
- * replaced when its slot is next used.
- */
-class WorkerPool {
-  readonly #options: AgentProcessOptions;
-  readonly #slots: (AgentProcess | undefined)[];
-  readonly #free: number[];
-  readonly #waiting: ((slot: number) => void)[] = [];
-  readonly #onSignal: (signal: NodeJS.Signals) => void;
-  readonly #onExit: () => void;
-  #closed = false;
-
-  constructor(options: AgentProcessOptions, size: number) {
-    this.#options = options;
-    this.#slots = new Array(size).fill(undefined);
-    this.#free = Array.from({ length: size }, (_, i) => i);
-    // The workers run in process groups of their own, so a Ctrl-C on the
-    // terminal does not reach them: the harness stops them, then lets the
-    // signal do what it would have done (other handlers, or the default exit).
-    this.#onSignal = (signal) => {
-      this.#killAll();
-      this.#unlisten();
-      if (process.listenerCount(signal) === 0) process.kill(process.pid, signal);
-    };
-    this.#onExit = () => this.#killAll();
-    for (const s of SIGNALS) process.on(s, this.#onSignal);
-    process.on("exit", this.#onExit);
-  }
-
-  async startAll(): Promise<void> {
-    try {
-      for (let i = 0; i < this.#slots.length; i++) this.#slots[i] = await this.#start();
-    } catch (error) {
-      await this.close();
-      throw error;
-    }
-  }
-
-  #start(): Promise<AgentProcess> {
-    if (this.#closed) throw new AgentError("the agent was closed");
-    return AgentProcess.start(this.#options);
-  }
-
-  /** Waits for a free slot (or the signal). */
-  acquire(signal: AbortSignal | undefined): Promise<number> {
-    const slot = this.#free.pop();
-    if (slot !== undefined) return Promise.resolve(slot);
-    return new Promise((resolve, reject) => {
-      const onAbort = () => {
-        const at = this.#waiting.indexOf(take);
-        if (at >= 0) this.#waiting.splice(at, 1);
-        reject(new AgentError("the case ran out of time while waiting for a free agent worker"));
-      };
-      const take = (slot: number) => {
-        signal?.removeEventListener("abort", onAbort);
-        resolve(slot);
-      };
-      signal?.addEventListener("abort", onAbort, { once: true });
-      this.#waiting.push(take);
-    });
-  }
-
-  /** The slot's worker, started anew when it died. */
-  async worker(slot: number): Promise<AgentProcess> {
-    const current = this.#slots[slot];
-    if (current?.alive) return current;
-    current?.kill(); // whatever it left running goes with it
-    this.#slots[slot] = undefined;
-    let fresh: AgentProcess;
-    try {
-      fresh = await this.#start();
-    } catch (error) {
-      const why = error instanceof Error ? error.message : String(error);
-      throw new AgentError(`the agent could not be restarted: ${why}`, { cause: error });
-    }
-    if (this.#closed) {
-      fresh.kill();
-      throw new AgentError("the agent was closed");
-    }
-    this.#slots[slot] = fresh;
-    return fresh;
-  }
-
-  release(slot: number): void {
-    const next = this.#waiting.shift();
-    if (next !== undefined) next(slot);
-    else this.#free.push(slot);
-  }
-
-  #killAll(): void {
-    for (const worker of this.#slots) worker?.kill();
-  }
-
-  #unlisten(): void {
-    for (const s of SIGNALS) process.off(s, this.#onSignal);
-    process.off("exit", this.#onExit);
-  }
-
-  async close(): Promise<void> {
-    if (this.#closed) return;
-    this.#closed = true;
-    await Promise.all(this.#slots.map((w) => w?.stop(GRACE_MS)));
-    this.#slots.fill(undefined);
-    this.#unlisten();
-  }
 }

@@ -11,10 +11,9 @@ import process from "node:process";
 import { commandAgent } from "../agents/command_agent.ts";
 import { AGENT_HEADERS_ENV, parseHeaders } from "../agents/headers.ts";
 import { httpAgent } from "../agents/http_agent.ts";
+import { moduleAgent } from "../agents/module_agent.ts";
 import type { ClosableAgent } from "../agents/types.ts";
-import type { Agent } from "../eval/agent.ts";
 import { UsageError } from "../errors.ts";
-import { hostedAgent } from "./_hosted_agent.ts";
 import { predictionsAgent } from "../eval/predictions.ts";
 import type { TestCase } from "../eval/case.ts";
 
@@ -37,10 +36,8 @@ export interface AgentOptions {
 /** What a kind needs beside its own value. */
 interface AgentSetting {
   readonly options: AgentOptions;
-  /** Cases run at once: the number of worker processes for --agent-cmd. */
+  /** Cases run at once: the number of worker processes for --agent-cmd, of hosts for --agent. */
   readonly workers: number;
-  /** The case timeout (--timeout), in milliseconds: an --agent host still busy then is killed. */
-  readonly timeoutMs?: number | undefined;
   /** Every case of the cases file, in order: a predictions file is aligned with them. */
   readonly cases: readonly TestCase[];
 }
@@ -56,12 +53,7 @@ const AGENT_KINDS: Record<"agent" | "agentCmd" | "agentUrl" | "predictions", Age
     flag: "--agent",
     // In agent hosts (child processes): the run can stop an agent that
     // never yields, and nothing the agent does to its process reaches the run.
-    load: async (value, setting) => {
-      const agent = await hostedAgent(value, { timeoutMs: setting.timeoutMs });
-      return Object.assign((q: string, c: Parameters<Agent>[1]) => agent(q, c), {
-        close: () => Promise.resolve(agent.close()),
-      });
-    },
+    load: (value, setting) => moduleAgent({ module: value, workers: setting.workers }),
   },
   agentCmd: {
     flag: "--agent-cmd",
@@ -124,7 +116,6 @@ export function checkAgentOptions(options: AgentOptions): void {
  *
  * @param options the parsed options
  * @param workers how many cases run at once
- * @param timeoutMs the case timeout
  * @param cases every case of the cases file, in order (for --predictions)
  * @returns the agent; close() it when the run ends
  * @throws {UsageError} when the agent cannot be loaded or started
@@ -132,11 +123,10 @@ export function checkAgentOptions(options: AgentOptions): void {
 export function loadAgent(
   options: AgentOptions,
   workers: number,
-  timeoutMs?: number,
   cases: readonly TestCase[] = [],
 ): Promise<ClosableAgent> {
   checkAgentOptions(options);
   const kind = (Object.keys(AGENT_KINDS) as (keyof typeof AGENT_KINDS)[])
     .find((k) => options[k] !== undefined)!;
-  return AGENT_KINDS[kind].load(options[kind]!, { options, workers, timeoutMs, cases });
+  return AGENT_KINDS[kind].load(options[kind]!, { options, workers, cases });
 }

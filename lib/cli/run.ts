@@ -324,7 +324,6 @@ export async function runCommand(file: string | undefined, options: RunOptions):
     agent = await loadAgent(
       options,
       Math.max(1, Math.min(options.concurrency, remaining)),
-      timeout,
       // A predictions file is aligned with every case of the file.
       options.predictions === undefined ? [] : source.cases(source.ids.map((_, i) => i)),
     );

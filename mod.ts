@@ -177,10 +177,13 @@ export {
   type SpiderOptions,
   type SpiderQueries,
   spiderQueries,
+  type SpiderScore,
+  spiderScore,
   type StoredExecutor,
   storedExecutor,
   type StoredRows,
   type StoredValue,
+  type TestSuiteDatabase,
   type VesOptions,
   vesReward,
 } from "./lib/compare/mod.ts";

@@ -8,6 +8,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { runCli } from "./cli.ts";
 import { tempDir } from "./fixtures.ts";
+import { writeTestSuite } from "./test_suite_fixture.ts";
 
 const dir = tempDir("dbagenteval-score-");
 after(() => dir.cleanup());
@@ -162,5 +163,84 @@ describe("run --score", () => {
       r.stderr,
       /--score "spyder" is not a score; use one of: bird, spider, bird-ex, bird-f1, bird-ves/,
     );
+  });
+});
+
+describe("run --score spider by the official evaluator's rules and flags", () => {
+  // concert_singer with its test suite: copies with rows deleted, duplicated
+  // and changed beside it, as Spider's published test suites lay them out.
+  const suites = dir.file("suites");
+  writeTestSuite(
+    path.join(SPIDER_DB, "concert_singer", "concert_singer.sqlite"),
+    path.join(suites, "concert_singer"),
+    "concert_singer",
+  );
+  const gold = () =>
+    write(
+      "suite_gold.sql",
+      [
+        "SELECT count(*) FROM singer\tconcert_singer",
+        "SELECT DISTINCT country FROM singer\tconcert_singer",
+        "SELECT name FROM singer WHERE age > 40\tconcert_singer",
+      ].join("\n") + "\n",
+    );
+  const pred = () =>
+    write(
+      "suite_pred.sql",
+      [
+        "SELECT 6", // right on the dev database only
+        "SELECT country FROM singer", // right once DISTINCT is gone from both
+        "SELECT name FROM singer WHERE age > 40; LIMIT 1", // the second statement is dropped
+      ].join("\n") + "\n",
+    );
+  const run = (dbDir: string, ...more: string[]) =>
+    runCli([
+      "run",
+      gold(),
+      "--predictions",
+      pred(),
+      "--db-dir",
+      dbDir,
+      "--score",
+      "spider",
+      ...more,
+    ]);
+
+  it("scores a folder of several databases a question by test-suite accuracy, and says so", () => {
+    const out = dir.file("suite_run.json");
+    const r = run(suites, "--json", out);
+    const saved = JSON.parse(fs.readFileSync(out, "utf8")).scores[0];
+    assert.equal(saved.variant, "test-suite accuracy (4 databases a question)");
+    const at = r.stdout.split("\n").findIndex((l) => l.startsWith("spider"));
+    assert.deepEqual(r.stdout.split("\n").slice(at, at + 4), [
+      "spider, test-suite accuracy (4 databases a question): 66.7% over 3 questions (ours: 33.3%); 3 disagree:",
+      "  0: spider FAIL, ours PASS: test suite: the official evaluator needs the same rows on all 4 databases of the question's folder, and finds different values on concert_singer_deleted.sqlite; ours checks the question's own database",
+      "  1: spider PASS, ours FAIL: the official evaluator removes DISTINCT from both queries (also inside COUNT(DISTINCT ...)); with --keep-distinct (its --keep_distinct) it agrees with ours",
+      '  2: spider PASS, ours FAIL: the official evaluator runs only the first statement of a prediction and drops the rest ("LIMIT 1")',
+    ]);
+  });
+
+  it("--keep-distinct keeps DISTINCT and every statement, as the evaluator's --keep_distinct", () => {
+    const r = run(SPIDER_DB, "--keep-distinct");
+    assert.match(
+      r.stdout,
+      /^spider, DISTINCT kept \(--keep-distinct\): 33\.3% over 3 questions \(ours: 33\.3%\); 0 disagree$/m,
+    );
+  });
+
+  it("--keep-distinct without --score spider is one line, exit 2", () => {
+    const r = runCli([
+      "run",
+      gold(),
+      "--predictions",
+      pred(),
+      "--db-dir",
+      suites,
+      "--keep-distinct",
+    ]);
+    assert.deepEqual([r.code, r.stderr], [
+      2,
+      "error: --keep-distinct is a flag of --score spider: pass --score spider too\n",
+    ]);
   });
 });

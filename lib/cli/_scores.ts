@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { basename } from "node:path";
 import { UsageError } from "../errors.ts";
 import type { TestCase } from "../eval/case.ts";
 import type { CaseResult } from "../eval/suite.ts";
@@ -14,17 +15,34 @@ import { type Database, openDatabase } from "../sqlite/database.ts";
 import { leaderboardScores, leaderboardText, type ScoredQuestion } from "../compare/leaderboard.ts";
 import type { Score } from "../compare/score.ts";
 import { SCORES, scoresNamed } from "../compare/scores.ts";
-import { type StoredExecutor, storedExecutor } from "../compare/stored.ts";
+import { spiderScore } from "../compare/score_spider.ts";
+import { type StoredExecutor, storedExecutor, type StoredRows } from "../compare/stored.ts";
+import type { TestSuiteDatabase } from "../compare/score.ts";
+
+/** How the scores are run: the official evaluators' flags. */
+export interface ScoreFlags {
+  /** --keep-distinct: Spider's evaluator with its --keep_distinct. */
+  readonly keepDistinct?: boolean | undefined;
+}
 
 /**
  * The scores a `--score` value names (comma-separated).
  *
  * @param value the option's value
+ * @param flags the evaluators' flags (--keep-distinct)
  * @returns the scores, or undefined without the option
- * @throws {UsageError} for a name that is not a score
+ * @throws {UsageError} for a name that is not a score, or a flag without its score
  */
-export function parseScores(value: string | undefined): Score[] | undefined {
-  if (value === undefined) return undefined;
+export function parseScores(
+  value: string | undefined,
+  flags: ScoreFlags = {},
+): Score[] | undefined {
+  if (value === undefined) {
+    if (flags.keepDistinct === true) {
+      throw new UsageError("--keep-distinct is a flag of --score spider: pass --score spider too");
+    }
+    return undefined;
+  }
   const out: Score[] = [];
   for (const name of value.split(",").map((s) => s.trim()).filter((s) => s !== "")) {
     const scores = scoresNamed(name);
@@ -38,6 +56,17 @@ export function parseScores(value: string | undefined): Score[] | undefined {
     for (const s of scores) if (!out.includes(s)) out.push(s);
   }
   if (out.length === 0) throw new UsageError("--score needs a name: spider, bird, bird-ves, ...");
+  if (flags.keepDistinct === true) {
+    const i = out.findIndex((s) => s.name === "spider");
+    if (i < 0) {
+      throw new UsageError(
+        `--keep-distinct is a flag of --score spider, and --score ${
+          JSON.stringify(value)
+        } has no spider`,
+      );
+    }
+    out[i] = spiderScore({ keepDistinct: true });
+  }
   return out;
 }
 
@@ -105,10 +134,20 @@ export class RunScores {
       }
       return storedExecutor(d);
     };
+    // A test suite can hold dozens of files a database: they are opened as
+    // their questions are scored, a few at a time.
+    const suites = new SuiteFiles(where.strictQuotes);
+    const testSuite = (db: string | undefined): TestSuiteDatabase[] =>
+      db === undefined || dir === undefined || !this.#scores.some((s) => s.testSuites === true)
+        ? []
+        : dir.testSuite(db).map((file) => ({
+          name: basename(file),
+          execute: (sql: string) => suites.execute(file, sql),
+        }));
     try {
       const questions: ScoredQuestion[] = [];
       for (const { db, ...q } of this.#questions) {
-        questions.push({ ...q, execute: await executor(db) });
+        questions.push({ ...q, execute: await executor(db), testSuite: testSuite(db) });
       }
       if (!questions.some((q) => q.execute !== undefined && q.gold !== undefined)) {
         return {
@@ -127,11 +166,45 @@ export class RunScores {
           ours: Math.round(r.ours * 1000) / 1000,
           questions: r.questions,
           no_verdict: r.noVerdict,
+          ...(r.variant === undefined ? {} : { variant: r.variant }),
           disagreements: r.disagreements.map((d) => ({ ...d })),
         })),
       };
     } finally {
       open.forEach((d) => d.close());
+      suites.close();
     }
+  }
+}
+
+/** The files of test suites, opened on use, the last few kept open. */
+class SuiteFiles {
+  static readonly KEEP = 16;
+  readonly #strictQuotes: boolean | undefined;
+  readonly #open = new Map<string, Promise<Database>>();
+
+  constructor(strictQuotes: boolean | undefined) {
+    this.#strictQuotes = strictQuotes;
+  }
+
+  async execute(file: string, sql: string): Promise<StoredRows> {
+    let db = this.#open.get(file);
+    if (db === undefined) {
+      db = openDatabase(file, { strictQuotes: this.#strictQuotes });
+      if (this.#open.size >= SuiteFiles.KEEP) {
+        const [oldest, first] = this.#open.entries().next().value!;
+        this.#open.delete(oldest);
+        void first.then((d) => d.close(), () => {});
+      }
+    } else {
+      this.#open.delete(file);
+    }
+    this.#open.set(file, db);
+    return storedExecutor(await db)(sql);
+  }
+
+  close(): void {
+    for (const db of this.#open.values()) void db.then((d) => d.close(), () => {});
+    this.#open.clear();
   }
 }

@@ -271,6 +271,12 @@ export const RUN_OPTIONS: readonly OptionSpec[] = [
       "also score each question as a leaderboard does, beside our verdict, and list where they disagree: spider (test-suite-sql-eval), bird (EX and Soft-F1), bird-ex, bird-f1, bird-ves (comma-separated)",
   },
   {
+    flags: "--keep-distinct",
+    key: "keepDistinct",
+    description:
+      "with --score spider: keep DISTINCT and every statement, as Spider's evaluator does with its --keep_distinct (default: it removes both)",
+  },
+  {
     flags: "--verbose",
     key: "verbose",
     description:

@@ -68,6 +68,7 @@ export interface RunOptions extends AgentOptions, ReportOptions {
   readonly verbose?: boolean;
   readonly counterexamples?: boolean;
   readonly score?: string;
+  readonly keepDistinct?: boolean;
   readonly case?: readonly string[];
   readonly rerunFailed?: string;
   readonly resume?: string;
@@ -308,7 +309,7 @@ export async function runCommand(file: string | undefined, options: RunOptions):
   const keepPg = counterexamples !== undefined && options.db !== undefined &&
     DATABASE_KINDS.find((k) => k.matches(options.db!))?.name !== "sqlite";
   if (keepPg) await (await import("../counterexample/pg_given.ts")).keepPgEngines(true);
-  const scores = parseScores(options.score);
+  const scores = parseScores(options.score, { keepDistinct: options.keepDistinct });
   const runScores = scores === undefined ? undefined : new RunScores(scores, held());
   const reference = await loadExecutor(
     options,

@@ -69,23 +69,48 @@ function* tokens(sql: string): Generator<Token> {
   }
 }
 
+/** The two things `remove_distinct` does, each of which a disagreement's explanation turns off alone. */
+export interface RemoveDistinctRules {
+  /** Drop every `distinct` token (default true). */
+  readonly distinct?: boolean;
+  /** Keep only the first statement, up to and including its first `;` (default true). */
+  readonly laterStatements?: boolean;
+}
+
 /**
  * test-suite-sql-eval's `remove_distinct`: the first statement of the query
  * (up to and including its first `;`) without any token that reads
  * `distinct` in any case, so `COUNT(DISTINCT x)` becomes `COUNT( x)`.
  *
  * @param sql the query
+ * @param rules which of the two to do (both by default, as the official evaluator does)
  * @returns the query as the official evaluator runs it by default
  */
-export function removeDistinct(sql: string): string {
+export function removeDistinct(sql: string, rules: RemoveDistinctRules = {}): string {
   let out = "";
   for (const t of tokens(sql)) {
     const text = sql.slice(t.start, t.end);
-    if (t.kind === "word" && text.toLowerCase() === "distinct") continue;
+    if (rules.distinct !== false && t.kind === "word" && text.toLowerCase() === "distinct") {
+      continue;
+    }
     out += text;
-    if (t.kind === "semicolon") break;
+    if (rules.laterStatements !== false && t.kind === "semicolon") break;
   }
   return out;
+}
+
+/**
+ * What follows the query's first statement (after its first `;`, outside
+ * strings, quoted names and comments), trimmed: what `remove_distinct` drops.
+ *
+ * @param sql the query
+ * @returns the rest, "" when there is none
+ */
+export function laterStatements(sql: string): string {
+  for (const t of tokens(sql)) {
+    if (t.kind === "semicolon") return sql.slice(t.end).trim();
+  }
+  return "";
 }
 
 /**

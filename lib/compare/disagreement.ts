@@ -7,11 +7,17 @@
  * @module
  */
 import { compareRows } from "./rows.ts";
-import { hasDistinct } from "./_sqlparse_words.ts";
+import { hasDistinct, laterStatements } from "./_sqlparse_words.ts";
 import { birdRows } from "./_bird_rows.ts";
 import { birdSetEqual } from "./score_bird_ex.ts";
-import { scoreSpider, spiderQueries } from "./score_spider.ts";
-import type { ScoreInput, ScoreName } from "./score.ts";
+import {
+  scoreSpider,
+  scoreSpiderBy,
+  type SpiderOptions,
+  spiderQueries,
+  spiderRules,
+} from "./score_spider.ts";
+import type { Score, ScoreInput, ScoreName } from "./score.ts";
 import type { StoredRows } from "./stored.ts";
 
 /**
@@ -58,6 +64,7 @@ async function spiderReason(
   input: ScoreInput,
   ours: OurComparison,
   official: boolean,
+  options: SpiderOptions,
 ): Promise<string> {
   const raw = input.predicted.trim();
   const cut = raw.split("\t")[0]!;
@@ -65,13 +72,43 @@ async function spiderReason(
   if (cut.includes("value")) {
     return 'the official evaluator turns every "value" in a prediction into 1';
   }
-  if (hasDistinct(input.gold) || hasDistinct(cut) || /;\s*\S/.test(cut.replace(/;\s*$/, ""))) {
-    const kept = await scoreSpider(input, { keepDistinct: true });
-    if (kept.correct !== official) {
-      return "the official evaluator removes DISTINCT from both queries (also inside COUNT(DISTINCT ...)) and keeps only the first statement; with --keep_distinct it agrees with ours";
+  const rules = spiderRules(options);
+  const suite = input.testSuite ?? [];
+  if (suite.length > 0) {
+    const all = await scoreSpiderBy(input, rules);
+    const alone = await scoreSpiderBy(input, { ...rules, testSuite: false });
+    if (alone.correct !== official) {
+      return `test suite: the official evaluator needs the same rows on all ${
+        suite.length + 1
+      } databases of the question's folder, and finds ${all.detail}; ours checks the question's own database`;
     }
   }
-  const q = spiderQueries(input.predicted, input.gold);
+  // The rest is about the question's own database, the one ours checked.
+  const own: ScoreInput = { gold: input.gold, predicted: input.predicted, execute: input.execute };
+  const single = { ...rules, testSuite: false };
+  const rest = laterStatements(cut);
+  if (rules.removeDistinct && (hasDistinct(input.gold) || hasDistinct(cut))) {
+    const kept = await scoreSpiderBy(own, { ...single, removeDistinct: false });
+    if (kept.correct !== official) {
+      const flag = (await scoreSpider(own, { keepDistinct: true })).correct === ours.correct
+        ? "; with --keep-distinct (its --keep_distinct) it agrees with ours"
+        : "";
+      return `the official evaluator removes DISTINCT from both queries (also inside COUNT(DISTINCT ...))${flag}`;
+    }
+  }
+  if (rest !== "") {
+    if (rules.firstStatementOnly) {
+      const all = await scoreSpiderBy(own, { ...single, firstStatementOnly: false });
+      if (all.correct !== official) {
+        return `the official evaluator runs only the first statement of a prediction and drops the rest (${
+          JSON.stringify(rest.length > 40 ? `${rest.slice(0, 40)}...` : rest)
+        })`;
+      }
+    } else if (!official) {
+      return "with --keep-distinct (its --keep_distinct) the official evaluator runs the whole prediction, and Python's sqlite3 refuses a second statement";
+    }
+  }
+  const q = spiderQueries(input.predicted, input.gold, options);
   const gold = await rowsOf(input, input.gold);
   const predicted = await rowsOf(input, input.predicted);
   if (gold === undefined || predicted === undefined) {
@@ -136,8 +173,9 @@ async function birdReason(
 /**
  * Why a leaderboard's verdict and ours differ on a question.
  *
- * @param score the leaderboard score (spider, bird-ex; the others are graded, not verdicts)
- * @param input gold, predicted, execute
+ * @param score the leaderboard score (spider, bird-ex; the others are graded,
+ * not verdicts), by name (with its default flags) or as the score that was run
+ * @param input gold, predicted, execute (and the test suite, for spider)
  * @param ours our verdict and how it compared
  * @param official the leaderboard's verdict
  * @returns one line
@@ -152,12 +190,16 @@ async function birdReason(
  * ```
  */
 export function explainDisagreement(
-  score: ScoreName,
+  score: ScoreName | Score,
   input: ScoreInput,
   ours: OurComparison,
   official: boolean,
 ): Promise<string> {
-  return score === "spider"
-    ? spiderReason(input, ours, official)
+  const name = typeof score === "string" ? score : score.name;
+  const options = typeof score === "object" && "options" in score
+    ? (score as { readonly options: SpiderOptions }).options
+    : {};
+  return name === "spider"
+    ? spiderReason(input, ours, official, options)
     : birdReason(input, ours, official);
 }

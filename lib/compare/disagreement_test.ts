@@ -6,6 +6,7 @@ import { explainDisagreement } from "./disagreement.ts";
 import { SCORES } from "./scores.ts";
 import type { ScoreName } from "./score.ts";
 import { storedExecutor } from "./stored.ts";
+import { spiderScore } from "./score_spider.ts";
 
 const db = await openMemoryDatabase();
 after(() => db.close());
@@ -92,6 +93,78 @@ describe("explainDisagreement()", () => {
         score,
         input,
         { correct: ours, ordered, precision: 2 },
+        official,
+      );
+      assert.ok(text.startsWith(reason), text);
+    });
+  }
+});
+
+// A test-suite database beside db, where a is 3 in every row.
+const other = await openMemoryDatabase();
+after(() => other.close());
+other.exec(`CREATE TABLE t (a INTEGER, b TEXT); INSERT INTO t VALUES (3, 'x'), (3, 'y');`);
+const testSuite = [{ name: "t_changed.sqlite", execute: storedExecutor(other) }];
+
+describe("explainDisagreement() gives one reason per rule of Spider's evaluator", () => {
+  // [name, gold, predicted, keepDistinct, test suite, ours, the reason starts with]
+  const cases: [string, string, string, boolean, boolean, boolean, string][] = [
+    [
+      "a second statement, which the official evaluator drops (not DISTINCT)",
+      "SELECT a FROM t",
+      "SELECT a FROM t; LIMIT 1",
+      false,
+      false,
+      false,
+      'the official evaluator runs only the first statement of a prediction and drops the rest ("LIMIT 1")',
+    ],
+    [
+      "a second statement and a DISTINCT that makes no difference",
+      "SELECT DISTINCT b FROM t WHERE a = 2",
+      "SELECT DISTINCT b FROM t WHERE a = 2; LIMIT 1",
+      false,
+      false,
+      false,
+      "the official evaluator runs only the first statement",
+    ],
+    [
+      "DISTINCT, with the flag that makes it agree",
+      "SELECT DISTINCT a FROM t",
+      "SELECT a FROM t",
+      false,
+      false,
+      false,
+      "the official evaluator removes DISTINCT from both queries (also inside COUNT(DISTINCT ...)); with --keep-distinct (its --keep_distinct) it agrees with ours",
+    ],
+    [
+      "a second statement under --keep_distinct, which Python's sqlite3 refuses",
+      "SELECT a FROM t",
+      "SELECT a FROM t; SELECT 1",
+      true,
+      false,
+      true,
+      "with --keep-distinct (its --keep_distinct) the official evaluator runs the whole prediction, and Python's sqlite3 refuses a second statement",
+    ],
+    [
+      "a test-suite database where the prediction is wrong",
+      "SELECT b FROM t WHERE a > 1",
+      "SELECT b FROM t WHERE a = 2",
+      false,
+      true,
+      true,
+      "test suite: the official evaluator needs the same rows on all 2 databases of the question's folder, and finds a different number of rows on t_changed.sqlite; ours checks the question's own database",
+    ],
+  ];
+  for (const [name, gold, predicted, keepDistinct, suite, ours, reason] of cases) {
+    it(`names ${name}`, async () => {
+      const input = { gold, predicted, execute, ...(suite ? { testSuite } : {}) };
+      const score = spiderScore({ keepDistinct });
+      const official = (await score.score(input)).correct;
+      assert.notEqual(official, ours, "the two must disagree for the test to mean anything");
+      const text = await explainDisagreement(
+        score,
+        input,
+        { correct: ours, ordered: false, precision: 2 },
         official,
       );
       assert.ok(text.startsWith(reason), text);

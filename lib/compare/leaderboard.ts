@@ -8,6 +8,7 @@
 import { explainDisagreement } from "./disagreement.ts";
 import type { Score, ScoreName } from "./score.ts";
 import type { StoredExecutor } from "./stored.ts";
+import type { TestSuiteDatabase } from "./score.ts";
 
 /**
  * One question of a run, as the scores need it.
@@ -36,6 +37,8 @@ export interface ScoredQuestion {
   readonly precision: number;
   /** Runs SQL on the case's database; undefined when it is not SQLite. */
   readonly execute: StoredExecutor | undefined;
+  /** The other databases of its test suite (Spider's test-suite accuracy), if any. */
+  readonly testSuite?: readonly TestSuiteDatabase[] | undefined;
 }
 
 /**
@@ -81,6 +84,11 @@ export interface LeaderboardScore {
   readonly questions: number;
   /** Questions left out because their gold SQL failed. */
   readonly noVerdict: number;
+  /**
+   * How it was run, when not as its evaluator's defaults on one database a
+   * question: `test-suite accuracy (4 databases a question)`, `DISTINCT kept (--keep-distinct)`.
+   */
+  readonly variant?: string;
   /** Every question where the score and our verdict differ. */
   readonly disagreements: readonly Disagreement[];
 }
@@ -112,13 +120,18 @@ export async function leaderboardScores(
     let ours = 0;
     let noVerdict = 0;
     const disagreements: Disagreement[] = [];
+    // The number of databases each question is scored on.
+    const suites: number[] = [];
     for (const q of questions) {
       if (q.gold === undefined || q.execute === undefined) continue;
+      const testSuite = score.testSuites === true ? q.testSuite ?? [] : [];
+      suites.push(testSuite.length + 1);
+      const input = { gold: q.gold, execute: q.execute, testSuite };
       // An empty prediction (a question the predictions file left unanswered)
       // is the score's to judge: BIRD's evaluators run it as an empty query.
       const outcome = q.predicted === undefined
         ? { value: 0, correct: false, detail: "the agent gave no SQL" }
-        : await score.score({ gold: q.gold, predicted: q.predicted, execute: q.execute });
+        : await score.score({ ...input, predicted: q.predicted });
       if ("goldError" in outcome && outcome.goldError !== undefined) {
         noVerdict++;
         continue;
@@ -130,8 +143,8 @@ export async function leaderboardScores(
       const reason = q.predicted === undefined || !verdictScore
         ? outcome.detail
         : await explainDisagreement(
-          score.name,
-          { gold: q.gold, predicted: q.predicted, execute: q.execute },
+          score,
+          { ...input, predicted: q.predicted },
           { correct: q.ours, ordered: q.ordered, precision: q.precision },
           outcome.correct,
         );
@@ -151,10 +164,24 @@ export async function leaderboardScores(
       ours: values.length === 0 ? 0 : (100 * ours) / values.length,
       questions: values.length,
       noVerdict,
+      ...variantOf(score, suites),
       disagreements,
     });
   }
   return out;
+}
+
+function variantOf(score: Score, suites: readonly number[]): { variant?: string } {
+  const parts: string[] = [];
+  const least = suites.reduce((a, b) => Math.min(a, b), Infinity);
+  const most = suites.reduce((a, b) => Math.max(a, b), 0);
+  if (score.testSuites === true && most > 1) {
+    parts.push(
+      `test-suite accuracy (${least === most ? least : `${least}-${most}`} databases a question)`,
+    );
+  }
+  if (score.variant !== undefined) parts.push(score.variant);
+  return parts.length === 0 ? {} : { variant: parts.join(", ") };
 }
 
 /**
@@ -177,7 +204,9 @@ export function leaderboardText(results: readonly LeaderboardScore[]): string[] 
   for (const r of results) {
     const left = r.noVerdict > 0 ? `, ${r.noVerdict} without a verdict (the gold failed)` : "";
     lines.push(
-      `${r.name}: ${r.total.toFixed(1)}% over ${r.questions} questions (ours: ${
+      `${r.name}${r.variant === undefined ? "" : `, ${r.variant}`}: ${
+        r.total.toFixed(1)
+      }% over ${r.questions} questions (ours: ${
         r.ours.toFixed(1)
       }%)${left}; ${r.disagreements.length} disagree${r.disagreements.length > 0 ? ":" : ""}`,
     );

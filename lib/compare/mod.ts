@@ -29,7 +29,7 @@ export {
   type TextNumber,
   textNumberValues,
 } from "./normalize.ts";
-export type { Score, ScoreInput, ScoreName, ScoreOutcome } from "./score.ts";
+export type { Score, ScoreInput, ScoreName, ScoreOutcome, TestSuiteDatabase } from "./score.ts";
 export { SCORES, scoresNamed } from "./scores.ts";
 export {
   scoreSpider,
@@ -37,6 +37,8 @@ export {
   type SpiderOptions,
   type SpiderQueries,
   spiderQueries,
+  type SpiderScore,
+  spiderScore,
 } from "./score_spider.ts";
 export { BIRD_EX, birdSetEqual, scoreBirdEx } from "./score_bird_ex.ts";
 export { BIRD_F1, scoreBirdF1, softF1 } from "./score_bird_f1.ts";

@@ -28,6 +28,31 @@ export interface ScoreInput {
   readonly predicted: string;
   /** Runs one statement on the question's database. */
   readonly execute: StoredExecutor;
+  /**
+   * The other databases of the question's test suite (the `.sqlite` files
+   * beside its database), for Spider's test-suite accuracy: the prediction
+   * must match the gold on each of them too. The other scores ignore them.
+   */
+  readonly testSuite?: readonly TestSuiteDatabase[] | undefined;
+}
+
+/**
+ * One database of a question's test suite.
+ *
+ * @example
+ * ```ts
+ * import type { TestSuiteDatabase } from "./score.ts";
+ * const db: TestSuiteDatabase = {
+ *   name: "concert_singer_2.sqlite",
+ *   execute: () => ({ columns: ["count(*)"], rows: [[4n]] }),
+ * };
+ * ```
+ */
+export interface TestSuiteDatabase {
+  /** The file's name, for messages. */
+  readonly name: string;
+  /** Runs one statement on it. */
+  readonly execute: StoredExecutor;
 }
 
 /**
@@ -69,6 +94,10 @@ export interface Score {
   readonly name: ScoreName;
   /** What it is, for reports. */
   readonly title: string;
+  /** How it was run, when not as its evaluator's defaults (`DISTINCT kept (--keep-distinct)`). */
+  readonly variant?: string;
+  /** It scores a question on every database of its test suite ({@link ScoreInput.testSuite}). */
+  readonly testSuites?: boolean;
   /** The headline number from the questions' values (in percent). */
   total(values: readonly number[]): number;
   /** Scores one question. */

@@ -13,14 +13,17 @@
  * - the results must have as many rows and columns; the predicted columns
  *   may be in any order; values compare with Python's `==` (`'3'` is not
  *   `3`, `3` is `3.0`, no rounding, NULL is not `''`); two empty results
- *   are equal whatever their columns.
+ *   are equal whatever their columns;
+ * - with a test suite (several `.sqlite` files in the question's database
+ *   folder, as Spider's published test suites have), the prediction must
+ *   match the gold on every one of them.
  *
  * @module
  */
 import { removeDistinct } from "./_sqlparse_words.ts";
 import { type Mismatch, spiderResultEq } from "./_python_result_eq.ts";
 import { errorText, meanPercent, type Score, type ScoreInput, type ScoreOutcome } from "./score.ts";
-import type { StoredRows, StoredValue } from "./stored.ts";
+import type { StoredExecutor, StoredRows, StoredValue } from "./stored.ts";
 
 /**
  * How the official evaluator was run.
@@ -60,6 +63,46 @@ function postprocess(sql: string): string {
 }
 
 /**
+ * The official evaluator's rules one at a time, so that a disagreement can
+ * be explained by turning one off ({@link SpiderOptions} sets them together,
+ * as the evaluator's flags do).
+ */
+export interface SpiderRules {
+  /** Remove every DISTINCT token (off under --keep_distinct). */
+  readonly removeDistinct: boolean;
+  /** Keep only the first statement (off under --keep_distinct). */
+  readonly firstStatementOnly: boolean;
+  /** Score on every database of the test suite, not only the question's own. */
+  readonly testSuite: boolean;
+}
+
+/**
+ * The rules of a run of the official evaluator with these flags.
+ *
+ * @param options keepDistinct
+ * @returns the rules
+ */
+export function spiderRules(options: SpiderOptions = {}): SpiderRules {
+  const keep = options.keepDistinct === true;
+  return { removeDistinct: !keep, firstStatementOnly: !keep, testSuite: true };
+}
+
+function queriesBy(predicted: string, gold: string, rules: SpiderRules): SpiderQueries {
+  let p = postprocess(predicted.trim().split("\t")[0]!.replaceAll("value", "1"));
+  let g = postprocess(gold);
+  if (rules.removeDistinct || rules.firstStatementOnly) {
+    const remove = { distinct: rules.removeDistinct, laterStatements: rules.firstStatementOnly };
+    p = removeDistinct(p, remove);
+    g = removeDistinct(g, remove);
+  }
+  return {
+    gold: g.replace(CUR_YEAR, "2020"),
+    predicted: p.replace(CUR_YEAR, "2020"),
+    orderMatters: g.toLowerCase().includes("order by"),
+  };
+}
+
+/**
  * The gold and the predicted SQL as test-suite-sql-eval runs them.
  *
  * @param predicted the prediction line (or SQL)
@@ -72,17 +115,7 @@ export function spiderQueries(
   gold: string,
   options: SpiderOptions = {},
 ): SpiderQueries {
-  let p = postprocess(predicted.trim().split("\t")[0]!.replaceAll("value", "1"));
-  let g = postprocess(gold);
-  if (options.keepDistinct !== true) {
-    p = removeDistinct(p);
-    g = removeDistinct(g);
-  }
-  return {
-    gold: g.replace(CUR_YEAR, "2020"),
-    predicted: p.replace(CUR_YEAR, "2020"),
-    orderMatters: g.toLowerCase().includes("order by"),
-  };
+  return queriesBy(predicted, gold, spiderRules(options));
 }
 
 /** Python's sqlite3 as the evaluator sets it up decodes TEXT ignoring bytes that are not UTF-8. */
@@ -99,10 +132,35 @@ const MISMATCH: Record<Mismatch, string> = {
   "row order": "the same rows in another order (the gold has ORDER BY)",
 };
 
+/** One database's outcome: null when the prediction matches the gold there. */
+async function scoreOn(
+  execute: StoredExecutor,
+  q: SpiderQueries,
+): Promise<{ readonly detail: string; readonly goldError?: string } | null> {
+  let gold: StoredRows;
+  try {
+    gold = pythonText(await execute(q.gold));
+  } catch (e) {
+    const message = errorText(e);
+    return { detail: `the gold failed: ${message}`, goldError: message };
+  }
+  let predicted: StoredRows;
+  try {
+    predicted = pythonText(await execute(q.predicted));
+  } catch (e) {
+    return { detail: `the prediction failed: ${errorText(e)}` };
+  }
+  const mismatch = spiderResultEq(gold, predicted, q.orderMatters);
+  return mismatch === null ? null : { detail: MISMATCH[mismatch] };
+}
+
 /**
- * Scores one question as test-suite-sql-eval does.
+ * Scores one question as test-suite-sql-eval does: on the question's
+ * database and, with a test suite ({@link ScoreInput.testSuite}), on every
+ * one of its databases, stopping at the first where the prediction is
+ * wrong, as the evaluator does.
  *
- * @param input gold, predicted, execute
+ * @param input gold, predicted, execute, testSuite
  * @param options keepDistinct
  * @returns 1 when the official evaluator counts it right, else 0
  * @example
@@ -114,32 +172,90 @@ const MISMATCH: Record<Mismatch, string> = {
  * // true: DISTINCT is removed from the gold too
  * ```
  */
-export async function scoreSpider(
+export function scoreSpider(
   input: ScoreInput,
   options: SpiderOptions = {},
 ): Promise<ScoreOutcome> {
+  return scoreSpiderBy(input, spiderRules(options));
+}
+
+/**
+ * {@link scoreSpider} with the official evaluator's rules chosen one by one
+ * (to explain a disagreement).
+ *
+ * @param input gold, predicted, execute, testSuite
+ * @param rules the rules
+ * @returns the outcome
+ */
+export async function scoreSpiderBy(input: ScoreInput, rules: SpiderRules): Promise<ScoreOutcome> {
   // The official evaluator reads no empty line as a prediction (a blank line
   // ends a session there), so an empty prediction is no answer.
   if (input.predicted.trim() === "") {
     return { value: 0, correct: false, detail: "the agent gave no SQL" };
   }
-  const q = spiderQueries(input.predicted, input.gold, options);
-  let gold: StoredRows;
-  try {
-    gold = pythonText(await input.execute(q.gold));
-  } catch (e) {
-    const message = errorText(e);
-    return { value: 0, correct: false, detail: `the gold failed: ${message}`, goldError: message };
+  const q = queriesBy(input.predicted, input.gold, rules);
+  const suite = rules.testSuite ? input.testSuite ?? [] : [];
+  const databases = [{ name: "", execute: input.execute }, ...suite];
+  for (const [i, d] of databases.entries()) {
+    const wrong = await scoreOn(d.execute, q);
+    if (wrong === null) continue;
+    const where = i === 0 ? "" : ` on ${d.name}`;
+    const detail = `${wrong.detail}${where}`;
+    return wrong.goldError === undefined
+      ? { value: 0, correct: false, detail }
+      : { value: 0, correct: false, detail, goldError: `${wrong.goldError}${where}` };
   }
-  let predicted: StoredRows;
-  try {
-    predicted = pythonText(await input.execute(q.predicted));
-  } catch (e) {
-    return { value: 0, correct: false, detail: `the prediction failed: ${errorText(e)}` };
-  }
-  const mismatch = spiderResultEq(gold, predicted, q.orderMatters);
-  if (mismatch === null) return { value: 1, correct: true, detail: "the same rows" };
-  return { value: 0, correct: false, detail: MISMATCH[mismatch] };
+  return {
+    value: 1,
+    correct: true,
+    detail: databases.length === 1
+      ? "the same rows"
+      : `the same rows on all ${databases.length} databases of the test suite`,
+  };
+}
+
+/**
+ * A Spider score: the official evaluator run with these flags.
+ *
+ * @example
+ * ```ts
+ * import { spiderScore, type SpiderScore } from "./score_spider.ts";
+ * const score: SpiderScore = spiderScore({ keepDistinct: true });
+ * score.variant; // "DISTINCT kept (--keep-distinct)"
+ * ```
+ */
+export interface SpiderScore extends Score {
+  readonly name: "spider";
+  /** The flags it stands for. */
+  readonly options: SpiderOptions;
+}
+
+/**
+ * Spider's execution accuracy (test-suite-sql-eval) with the evaluator's
+ * flags: `keepDistinct` is its `--keep_distinct`.
+ *
+ * @param options keepDistinct
+ * @returns the score
+ * @example
+ * ```ts
+ * import { spiderScore } from "./score_spider.ts";
+ * const execute = (sql: string) =>
+ *   sql.includes("DISTINCT") ? { columns: ["a"], rows: [[1n]] } : { columns: ["a"], rows: [[1n], [1n]] };
+ * (await spiderScore({ keepDistinct: true }).score({ gold: "SELECT DISTINCT a FROM t", predicted: "SELECT a FROM t", execute })).correct;
+ * // false
+ * ```
+ */
+export function spiderScore(options: SpiderOptions = {}): SpiderScore {
+  const keep = options.keepDistinct === true;
+  return {
+    name: "spider",
+    title: `Spider execution accuracy (test-suite-sql-eval${keep ? ", --keep_distinct" : ""})`,
+    ...(keep ? { variant: "DISTINCT kept (--keep-distinct)" } : {}),
+    testSuites: true,
+    options,
+    total: meanPercent,
+    score: (input) => scoreSpider(input, options),
+  };
 }
 
 /**
@@ -151,9 +267,4 @@ export async function scoreSpider(
  * SPIDER.total([1, 0, 1, 1]); // 75
  * ```
  */
-export const SPIDER: Score = {
-  name: "spider",
-  title: "Spider execution accuracy (test-suite-sql-eval)",
-  total: meanPercent,
-  score: (input) => scoreSpider(input),
-};
+export const SPIDER: SpiderScore = spiderScore();

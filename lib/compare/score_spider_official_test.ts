@@ -1,9 +1,14 @@
 // scoreSpider() against the verdicts Spider's official evaluator gave, on the
-// Spider dev databases: a real model's predictions and perturbed gold, with and
-// without --keep_distinct (tests/data/spider_scores/README.md).
-import { after, describe, it } from "node:test";
+// Spider dev databases and on test suites made from them: a real model's
+// predictions and perturbed gold, with and without --keep_distinct
+// (tests/data/spider_scores/README.md).
+import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
+import * as fs from "node:fs";
 import { readFileSync } from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { TEST_SUITE_COPIES, writeTestSuites } from "../../tests/test_suite_fixture.ts";
 import { openDatabase } from "../sqlite/database.ts";
 import { scoreSpider } from "./score_spider.ts";
 import { type StoredExecutor, storedExecutor } from "./stored.ts";
@@ -57,6 +62,61 @@ describe("scoreSpider() on Spider dev", () => {
             },
             { keepDistinct },
           );
+          if (r.value !== row[column]) wrong.push(`line ${row[0]}: ${r.value} (${r.detail})`);
+        }
+        assert.deepEqual(wrong, []);
+      },
+    );
+  }
+});
+
+describe("scoreSpider() on test suites", () => {
+  // Each dev database with three copies beside it (rows deleted, duplicated,
+  // changed): the verdicts the official evaluator gave on these very folders
+  // (bench/spider_test_suite.ts wrote official_test_suite.tsv).
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "dbagenteval-suites-"));
+  const suites = new Map<string, { close(): void; execute: StoredExecutor; name: string }[]>();
+  before(() => {
+    writeTestSuites(new URL("spider/database", here).pathname, dir);
+  });
+  after(() => {
+    suites.forEach((s) => s.forEach((d) => d.close()));
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+  async function suiteOf(dbId: string) {
+    let s = suites.get(dbId);
+    if (s === undefined) {
+      s = [];
+      for (const copy of TEST_SUITE_COPIES) {
+        const name = `${dbId}_${copy}.sqlite`;
+        const db = await openDatabase(path.join(dir, dbId, name));
+        s.push({ close: () => db.close(), execute: storedExecutor(db), name });
+      }
+      suites.set(dbId, s);
+    }
+    return s;
+  }
+  const official = read("spider_scores/official_test_suite.tsv").filter((l) => !l.startsWith("#"))
+    .map((l) => l.split("\t").map(Number));
+  const runs: [string, boolean, number][] = [
+    ["model", false, 1],
+    ["perturbed", true, 4],
+  ];
+  for (const [file, keepDistinct, column] of runs) {
+    it(
+      `gives the official verdict on all ${official.length} questions for the ${file} predictions${
+        keepDistinct ? " with --keep_distinct" : ""
+      }`,
+      async () => {
+        const wrong: string[] = [];
+        for (const row of official) {
+          const [goldSql, dbId] = gold[row[0]! - 1]!;
+          const r = await scoreSpider({
+            gold: goldSql,
+            predicted: predictions[file]![row[0]! - 1]!,
+            execute: await executorFor(dbId),
+            testSuite: await suiteOf(dbId),
+          }, { keepDistinct });
           if (r.value !== row[column]) wrong.push(`line ${row[0]}: ${r.value} (${r.detail})`);
         }
         assert.deepEqual(wrong, []);

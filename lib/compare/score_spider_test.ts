@@ -1,7 +1,7 @@
 import { after, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { openMemoryDatabase } from "../sqlite/database.ts";
-import { removeDistinct } from "./_sqlparse_words.ts";
+import { laterStatements, removeDistinct } from "./_sqlparse_words.ts";
 import { scoreSpider, spiderQueries } from "./score_spider.ts";
 import { storedExecutor } from "./stored.ts";
 
@@ -171,5 +171,68 @@ describe("removeDistinct()", () => {
   it("spiderQueries() says row order counts when the gold has order by", () => {
     assert.equal(spiderQueries("SELECT 1", "SELECT a FROM t ORDER BY a").orderMatters, true);
     assert.equal(spiderQueries("SELECT 1", "SELECT a FROM t ORDER  BY a").orderMatters, false);
+  });
+});
+
+// A second database of a test suite, where Tom is 44.
+const other = await openMemoryDatabase();
+other.exec(`CREATE TABLE singer (id INTEGER, name TEXT, country TEXT, age INTEGER, score REAL);
+  INSERT INTO singer VALUES (1, 'Joe', 'France', 52, 10), (3, 'Tom', 'Spain', 44, 3);`);
+after(() => other.close());
+const testSuite = [{ name: "singer_changed.sqlite", execute: storedExecutor(other) }];
+
+describe("scoreSpider() on a test suite", () => {
+  // [name, gold, predicted, verdict, detail]
+  const cases: [string, string, string, 0 | 1, string][] = [
+    [
+      "passes a prediction right on every database",
+      "SELECT name FROM singer WHERE age > 40",
+      "SELECT name FROM singer WHERE age >= 41",
+      1,
+      "the same rows on all 2 databases of the test suite",
+    ],
+    [
+      "fails a prediction right on the question's database only, naming the other",
+      "SELECT name FROM singer WHERE age > 40",
+      "SELECT name FROM singer WHERE age IN (43, 52)",
+      0,
+      "a different number of rows on singer_changed.sqlite",
+    ],
+  ];
+  for (const [name, gold, predicted, verdict, detail] of cases) {
+    it(name, async () => {
+      const r = await scoreSpider({ gold, predicted, execute, testSuite });
+      assert.deepEqual([r.value, r.detail], [verdict, detail]);
+    });
+  }
+
+  it("gives no verdict when the gold fails on a database of the suite", async () => {
+    const r = await scoreSpider({
+      gold: "SELECT name FROM singer WHERE age > 40",
+      predicted: "SELECT name FROM singer WHERE age > 40",
+      execute,
+      testSuite: [{
+        name: "broken.sqlite",
+        execute: () => Promise.reject(new Error("no such table: singer")),
+      }],
+    });
+    assert.equal(r.goldError, "no such table: singer on broken.sqlite");
+  });
+});
+
+describe("removeDistinct() one rule at a time", () => {
+  const sql = "SELECT DISTINCT a FROM t; LIMIT 1";
+  const cases: [string, { distinct?: boolean; laterStatements?: boolean }, string][] = [
+    ["both, as the official evaluator", {}, "SELECT  a FROM t;"],
+    ["DISTINCT kept", { distinct: false }, "SELECT DISTINCT a FROM t;"],
+    ["every statement kept", { laterStatements: false }, "SELECT  a FROM t; LIMIT 1"],
+  ];
+  for (const [name, rules, expected] of cases) {
+    it(`removes ${name}`, () => assert.equal(removeDistinct(sql, rules), expected));
+  }
+
+  it("laterStatements() is what follows the first statement, outside strings", () => {
+    assert.equal(laterStatements(sql), "LIMIT 1");
+    assert.equal(laterStatements("SELECT 'a;b' FROM t;"), "");
   });
 });

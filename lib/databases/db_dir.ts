@@ -92,6 +92,30 @@ export class DatabaseDir {
   }
 
   /**
+   * The other databases of a name's test suite, as Spider's test-suite
+   * evaluator finds them: the files beside the nested
+   * `DIR/<name>/<name>.sqlite` whose names contain `.sqlite` (SQLite's own
+   * `-journal`, `-wal` and `-shm` files left out), sorted. The flat layout
+   * (`DIR/<name>.sqlite`) has none.
+   *
+   * @param name the database's name
+   * @returns their paths (none for a folder of one database)
+   * @throws {UsageError} when the folder has no database of that name
+   */
+  testSuite(name: string): string[] {
+    const own = this.path(name);
+    const folder = path.dirname(own);
+    if (path.resolve(folder) === path.resolve(this.dir)) return [];
+    return fs.readdirSync(folder, { withFileTypes: true })
+      .filter((e) =>
+        e.name.includes(".sqlite") && !/-(journal|wal|shm)$/.test(e.name) &&
+        e.name !== path.basename(own) && isFile(path.join(folder, e.name))
+      )
+      .map((e) => path.join(folder, e.name))
+      .sort();
+  }
+
+  /**
    * The database of a name, opened once (read-only) and kept open.
    *
    * @param name the database's name

@@ -129,7 +129,7 @@ function scores(run: RunFile): string {
 ${rows}
 </tbody></table>`;
     return `<section class="score">
-<h2>Score: ${esc(s.name)}</h2>
+<h2>Score: ${esc(s.name)}${s.variant === undefined ? "" : `, ${esc(s.variant)}`}</h2>
 <p>${s.total.toFixed(1)}% over ${s.questions} questions (ours: ${
       s.ours.toFixed(1)
     }%); ${s.disagreements.length} disagree.</p>${table}

@@ -83,7 +83,7 @@ export function markdownReport(result: SuiteResult | RunFile): string {
 function scoreSection(score: RunFileScore): string[] {
   const lines = [
     "",
-    `## Score: ${score.name}`,
+    `## Score: ${score.name}${score.variant === undefined ? "" : `, ${score.variant}`}`,
     "",
     `${score.total.toFixed(1)}% over ${score.questions} questions (ours: ${
       score.ours.toFixed(1)

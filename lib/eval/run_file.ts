@@ -221,6 +221,8 @@ export interface RunFileScore {
   readonly questions: number;
   /** Questions left out because their gold SQL failed. */
   readonly no_verdict: number;
+  /** How it was run, when not as its evaluator's defaults: `test-suite accuracy (4 databases a question)`. */
+  readonly variant?: string;
   readonly disagreements: readonly {
     readonly id: string;
     readonly value: number;
@@ -527,6 +529,7 @@ const RunFileSchema = v.object({
     ours: v.number(),
     questions: Count,
     no_verdict: Count,
+    variant: v.optional(v.string()),
     disagreements: v.array(v.object({
       id: v.string(),
       value: v.number(),

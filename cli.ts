@@ -11,6 +11,7 @@ import process from "node:process";
 import { VERSION } from "./lib/version.ts";
 import { DEFAULT_MAX_BYTES } from "./lib/diff/options.ts";
 import {
+  ALLOW_SUPERUSER_OPTION,
   bytes,
   collect,
   integer,
@@ -129,6 +130,7 @@ program.command("validate")
     "--db <database>",
     "also run each reference_sql (read-only) on this database: a SQLite file, postgres://... or pglite:FILE.sql",
   )
+  .addOption(toOption(ALLOW_SUPERUSER_OPTION))
   .action(async (cases, options) => {
     const { validateCommand } = await import("./lib/cli/validate.ts");
     process.exitCode = await validateCommand(cases, options);
@@ -176,6 +178,7 @@ program.command("counterexample")
     "--db <db>",
     "the database: a SQLite file, pglite:FILE.sql, pglite:DIR or postgres://... (only read)",
   )
+  .addOption(toOption(ALLOW_SUPERUSER_OPTION))
   .requiredOption("--reference <sql>", "the correct query")
   .requiredOption("--candidate <sql>", "the query under test")
   .option("--ordered", "row order matters")

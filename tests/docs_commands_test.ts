@@ -17,8 +17,9 @@
  * `<!-- not run: needs a PostgreSQL server -->`. A block marked
  * `<!-- needs a PostgreSQL server -->` runs against the server tests' server
  * (tests/postgres_server.ts), reached through PGHOST, PGPORT, PGUSER and
- * PGPASSWORD as the page tells its readers; the databases it creates with
- * `createdb` must not exist there before, and are dropped after.
+ * PGPASSWORD as the page tells its readers (as its superuser); the databases
+ * it creates with `createdb` and the roles it creates with `CREATE ROLE` must
+ * not exist there before, and are dropped after.
  */
 import { after, describe, it } from "node:test";
 import assert from "node:assert/strict";
@@ -29,7 +30,7 @@ import process from "node:process";
 import { makeDb, tempDir } from "./fixtures.ts";
 import { cliCommand, ROOT } from "./cli.ts";
 import { needs } from "./system_packages.ts";
-import { NO_SERVER, POSTGRES_URL } from "./postgres_server.ts";
+import { NO_SERVER, POSTGRES_SUPERUSER_URL } from "./postgres_server.ts";
 import { DatabaseSync } from "node:sqlite";
 
 interface Block {
@@ -145,9 +146,13 @@ function makeSandbox(): string {
   return root;
 }
 
-/** The test server as the PG* variables a page's readers set (PGDATABASE left to the block). */
+/**
+ * The test server as the PG* variables a page's readers set (PGDATABASE left
+ * to the block): its superuser, who may create databases and roles as the
+ * pages' blocks do (the harness refuses it: the blocks make a role for it).
+ */
 function serverEnv(): Record<string, string> {
-  const url = new URL(POSTGRES_URL!);
+  const url = new URL(POSTGRES_SUPERUSER_URL!);
   return {
     PGHOST: url.hostname,
     PGPORT: url.port || "5432",
@@ -180,6 +185,24 @@ function createdDatabases(script: string): string[] {
       found,
       "",
       `the test server already has a database ${name}, which this block creates: use a server without it`,
+    );
+  }
+  return names;
+}
+
+/**
+ * The roles a block makes with `CREATE ROLE NAME`, which must not exist on
+ * the test server yet: the test drops them afterwards, and must never drop
+ * one it did not make.
+ */
+function createdRoles(script: string): string[] {
+  const names = [...script.matchAll(/\bCREATE ROLE\s+([A-Za-z_][\w]*)/g)].map((m) => m[1]!);
+  for (const name of names) {
+    const found = psql(`SELECT 1 FROM pg_roles WHERE rolname = '${name}'`);
+    assert.equal(
+      found,
+      "",
+      `the test server already has a role ${name}, which this block creates: use a server without it`,
     );
   }
   return names;
@@ -248,6 +271,7 @@ describe("the commands in README.md and docs/", () => {
       (block.server ? NO_SERVER || needs("psql", ...tools) : tools.length > 0 && needs(...tools));
     it(name, { skip, timeout: 300_000 }, () => {
       const created = block.server ? createdDatabases(block.script) : [];
+      const roles = block.server ? createdRoles(block.script) : [];
       // Output to a file, not a pipe: a process the block leaves behind
       // cannot keep the test waiting for the pipe to close.
       const log = sandbox.file("output.txt");
@@ -263,6 +287,7 @@ describe("the commands in README.md and docs/", () => {
       } finally {
         fs.closeSync(fd);
         for (const db of created) psql(`DROP DATABASE IF EXISTS "${db}" WITH (FORCE)`);
+        for (const role of roles) psql(`DROP ROLE IF EXISTS "${role}"`);
       }
       const output = fs.readFileSync(log, "utf8");
       assert.ok(r.status === 0 || r.status === 1, `exit ${r.status}:\n${block.script}\n${output}`);

@@ -138,6 +138,7 @@ async function loadDefaultExecutor(
       statementTimeoutMs: timeout,
       connections: options.concurrency,
       strictQuotes: options.strictQuotes === true,
+      allowSuperuser: options.allowSuperuser === true,
     });
     // The SQLite executor itself (it carries its path, which the SQLite rules read).
     return { execute: database.execute, database };

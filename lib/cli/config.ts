@@ -79,6 +79,7 @@ export const RUN_CONFIG_KEYS: Readonly<Record<string, ConfigKey>> = {
   agent_header: { flag: "--agent-header", type: "list" },
   execute: { flag: "--execute", type: "module" },
   db: { flag: "--db", type: "database" },
+  allow_superuser: { flag: "--allow-superuser", type: "boolean" },
   agent_db: { flag: "--agent-db", type: "path" },
   strict_quotes: { flag: "--strict-quotes", type: "boolean" },
   db_dir: { flag: "--db-dir", type: "path" },

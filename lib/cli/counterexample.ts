@@ -8,6 +8,7 @@ import * as fs from "node:fs";
 import { checkOutputs } from "./_output.ts";
 import process from "node:process";
 import { UsageError } from "../errors.ts";
+import { databaseName } from "../databases/database_name.ts";
 import {
   changesText,
   type Counterexample,
@@ -18,6 +19,7 @@ import {
 /** The options of `counterexample`, as cli.ts parses them. */
 export interface CounterexampleCommandOptions {
   readonly db: string;
+  readonly allowSuperuser?: true;
   readonly reference: string;
   readonly candidate: string;
   readonly ordered?: true;
@@ -99,6 +101,7 @@ export async function counterexampleCommand(
   checkOutputs({ "--json": options.json });
   const result = await findCounterexample({
     db: options.db,
+    allowSuperuser: options.allowSuperuser === true,
     reference: options.reference,
     candidate: options.candidate,
     ordered: options.ordered === true,
@@ -110,7 +113,7 @@ export async function counterexampleCommand(
   const json = `${JSON.stringify(counterexampleJson(result), null, 2)}\n`;
   if (options.json === "-") process.stdout.write(json);
   else {
-    process.stdout.write(counterexampleText(result, options.db));
+    process.stdout.write(counterexampleText(result, databaseName(options.db)));
     if (options.json !== undefined) {
       try {
         fs.writeFileSync(options.json, json);

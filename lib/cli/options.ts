@@ -77,6 +77,14 @@ function rate(value: string): number {
   return n;
 }
 
+/** `--allow-superuser`, which `run`, `validate` and `counterexample` take. */
+export const ALLOW_SUPERUSER_OPTION: OptionSpec = {
+  flags: "--allow-superuser",
+  key: "allowSuperuser",
+  description:
+    "with a postgres:// --db: accept a superuser login (or a member of pg_read_server_files, pg_write_server_files or pg_execute_server_program), whose SQL could read and write files and run programs on the database server; refused by default",
+};
+
 /** The reports a finished run can be written as; `run`, `merge` and `report` take them all. */
 export const REPORT_OPTIONS: readonly OptionSpec[] = [
   {
@@ -138,6 +146,7 @@ export const RUN_OPTIONS: readonly OptionSpec[] = [
     description:
       "run reference_sql read-only on this database (no executor needed): a SQLite file, postgres://user:pass@host:port/db, pglite:FILE.sql or pglite:DIR",
   },
+  ALLOW_SUPERUSER_OPTION,
   {
     flags: "--db-dir <dir>",
     key: "dbDir",

@@ -14,6 +14,7 @@ import {
   SqliteQueryError,
   UsageError,
 } from "../errors.ts";
+import { hidePasswords } from "../databases/database_name.ts";
 
 /**
  * Prints `error` for a person and returns the exit code.
@@ -25,11 +26,12 @@ export function reportError(error: unknown): number {
   const known = error instanceof UsageError || error instanceof SqliteOpenError ||
     error instanceof SelectorError || error instanceof CasesFileError ||
     error instanceof SqliteQueryError || error instanceof ConfigFileError;
+  // A URL's password never reaches the terminal, even quoted by a library's error.
   if (known) {
-    process.stderr.write(`error: ${error.message}\n`);
+    process.stderr.write(`error: ${hidePasswords(error.message)}\n`);
   } else {
     const text = error instanceof Error ? (error.stack ?? error.message) : String(error);
-    process.stderr.write(`error: internal error, please report it: ${text}\n`);
+    process.stderr.write(`error: internal error, please report it: ${hidePasswords(text)}\n`);
   }
   return 2;
 }

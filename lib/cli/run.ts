@@ -52,6 +52,7 @@ import type { RuleSpec } from "./_builtin_rules.ts";
 export interface RunOptions extends AgentOptions, ReportOptions {
   readonly execute?: string;
   readonly db?: string;
+  readonly allowSuperuser?: boolean;
   readonly dbDir?: string;
   readonly strictQuotes?: boolean;
   readonly agentDb?: string;
@@ -113,7 +114,10 @@ function counterexampleSettings(options: RunOptions): CounterexampleSettings | u
       "--counterexamples searches the database the reference SQL runs on: pass --db (a SQLite file, pglite:FILE.sql or a postgres:// URL)",
     );
   }
-  return { db: options.db };
+  return {
+    db: options.db,
+    ...(options.allowSuperuser === true ? { allowSuperuser: true } : {}),
+  };
 }
 
 /** The options but --json: a streamed run file is written already. */

@@ -17,6 +17,8 @@ import { openReferenceDatabase } from "../databases/registry.ts";
 export interface ValidateOptions {
   /** Run each reference_sql read-only on this SQLite file. */
   readonly db?: string;
+  /** With a postgres:// --db: accept a login with file or program rights on the server. */
+  readonly allowSuperuser?: boolean;
 }
 
 /** The line of each case's reference_sql in the file, by case index. */
@@ -70,7 +72,9 @@ export async function validateCommand(
     return 0;
   }
   // A missing or broken database, an unreachable server: a usage error, before any query.
-  const db = await openReferenceDatabase(options.db);
+  const db = await openReferenceDatabase(options.db, {
+    allowSuperuser: options.allowSuperuser === true,
+  });
   try {
     const lines = referenceLines(file);
     let failed = 0;

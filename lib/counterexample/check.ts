@@ -93,6 +93,7 @@ export class CounterexampleCheck extends Check {
     try {
       found = await findCounterexample({
         db: this.#settings.db,
+        allowSuperuser: this.#settings.allowSuperuser,
         ...queries,
         ...options,
         seed: this.#settings.seed,

@@ -10,7 +10,7 @@
  */
 import * as fs from "node:fs";
 import { UsageError } from "../errors.ts";
-import type { ReferenceDatabase } from "../databases/database.ts";
+import type { OpenDatabaseOptions, ReferenceDatabase } from "../databases/database.ts";
 import { openReferenceDatabase } from "../databases/registry.ts";
 import { sameValue } from "../sqlite/value.ts";
 import type { Candidate } from "./candidate.ts";
@@ -116,9 +116,9 @@ export async function keepPgEngines(on: boolean): Promise<void> {
   }
 }
 
-function openShared(value: string): Promise<ReferenceDatabase> {
+function openShared(value: string, options: OpenDatabaseOptions): Promise<ReferenceDatabase> {
   if (!keep || !value.startsWith("pglite:")) {
-    return openReferenceDatabase(value, { connections: 1 });
+    return openReferenceDatabase(value, { ...options, connections: 1 });
   }
   const stat = fs.statSync(value.slice(7), { throwIfNoEntry: false });
   const key = `${value}\u0000${stat?.mtimeMs}\u0000${stat?.size}`;
@@ -138,6 +138,7 @@ function openShared(value: string): Promise<ReferenceDatabase> {
  * @param queries the two queries and the options that gave them
  * @param words the queries' constants and names
  * @param random the search's random source (the sample draws from it)
+ * @param options how a server is opened (whether a privileged login is allowed)
  * @returns the given database; close it
  * @throws {UsageError} when it cannot be opened, or for a query that writes or does not compile
  */
@@ -146,9 +147,10 @@ export async function openPgGiven(
   queries: readonly { readonly sql: string; readonly option: string }[],
   words: QueryWords,
   random: Random,
+  options: OpenDatabaseOptions = {},
 ): Promise<GivenDatabase> {
   const kept = keep && value.startsWith("pglite:");
-  const db = await openShared(value);
+  const db = await openShared(value, options);
   try {
     const execute: Execute = (sql) => db.execute(sql);
     const pg = await readPgSchema(execute, queries, words.names);

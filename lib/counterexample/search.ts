@@ -44,6 +44,11 @@ export interface CounterexampleOptions {
    * `pglite:FILE.sql`, `pglite:DIR`, or a `postgres://` URL.
    */
   readonly db: string;
+  /**
+   * On a PostgreSQL server: accept a login that could read or write the
+   * server's files or run programs there. Default false (refused).
+   */
+  readonly allowSuperuser?: boolean | undefined;
   /** The correct query. */
   readonly reference: string;
   /** The query under test (the agent's). */
@@ -226,6 +231,7 @@ export async function findCounterexample(options: CounterexampleOptions): Promis
     ],
     words,
     random,
+    options.allowSuperuser === true,
   );
   try {
     const { schema } = given;
@@ -331,10 +337,13 @@ async function openGiven(
   queries: readonly { readonly sql: string; readonly option: string }[],
   words: QueryWords,
   random: Random,
+  allowSuperuser: boolean,
 ): Promise<GivenDatabase> {
   if (DATABASE_KINDS.find((k) => k.matches(db))?.name === "sqlite") {
     return openSqliteGiven(db, queries, words, random);
   }
   // PGlite's WebAssembly is loaded only for a PostgreSQL search.
-  return (await import("./pg_given.ts")).openPgGiven(db, queries, words, random);
+  return (await import("./pg_given.ts")).openPgGiven(db, queries, words, random, {
+    allowSuperuser,
+  });
 }

@@ -22,6 +22,33 @@ function env(name: string): string | undefined {
 }
 
 /**
+ * What is wrong with a `postgres://` URL as written, before a driver reads
+ * it: a port out of range, or text that is not a URL (a password with `@`,
+ * `/` or `#` not percent-encoded).
+ *
+ * @param url the URL
+ * @returns a few words and the next step, or undefined when it can be read
+ */
+export function urlProblem(url: string): string | undefined {
+  // The authority: after the scheme, up to the path, query or fragment.
+  const authority = /^[a-z]+:\/\/([^/?#]*)/i.exec(url)?.[1] ?? "";
+  const hostPart = authority.slice(authority.lastIndexOf("@") + 1);
+  for (const host of hostPart.split(",")) {
+    const port = /:([^:\]]*)$/.exec(host)?.[1];
+    if (port === undefined || port === "") continue;
+    if (!/^\d+$/.test(port) || Number(port) < 1 || Number(port) > 65535) {
+      return `port "${port}" is not a port (1 to 65535); check the URL`;
+    }
+  }
+  try {
+    new URL(url.replace(hostPart, hostPart.split(",")[0]!));
+  } catch {
+    return "it is not a valid URL; write postgres://user:password@host:port/database, with @, :, / and # in the user name or password percent-encoded (%40, %3A, %2F, %23)";
+  }
+  return undefined;
+}
+
+/**
  * Reads a `postgres://` or `postgresql://` URL, filling what it omits from
  * the PG* environment variables as postgres.js does.
  *

@@ -47,6 +47,19 @@ export interface OpenDatabaseOptions {
   /** At most this many connections to a server at once. Default 4. */
   readonly connections?: number | undefined;
   /**
+   * PostgreSQL server: the most bytes one statement's answer may take; past
+   * it the statement fails ("the result is larger than N MB"). Default 64 MB.
+   */
+  readonly resultLimitBytes?: number | undefined;
+  /**
+   * PostgreSQL server: accept a login that could read or write the server's
+   * files or run programs there (a superuser, or a member of
+   * `pg_read_server_files`, `pg_write_server_files` or
+   * `pg_execute_server_program`). Default false: such a login is refused,
+   * since the SQL a run executes is not ours (`--allow-superuser`).
+   */
+  readonly allowSuperuser?: boolean | undefined;
+  /**
    * SQLite: refuse double-quoted string literals (`--strict-quotes`).
    * Default false: they are read as the sqlite3 library reads them.
    */

@@ -8,26 +8,47 @@
  * of the same name both survive, and it reads the PG* environment variables
  * itself.
  *
- * Every statement runs on its own reserved connection inside `BEGIN READ
- * ONLY`, with `SET LOCAL statement_timeout`, and is always rolled back: a
- * write fails ("cannot execute INSERT in a read-only transaction") and
- * nothing the statement did outlives it. The extended protocol takes one
- * statement only, so `SELECT 1; COMMIT; DELETE ...` is refused.
+ * Every statement runs on a session of its own at a time, inside `BEGIN READ
+ * ONLY`, and is rolled back, then the session is reset (`DISCARD ALL`):
+ * `_pg_session.ts`. A login that could touch the server's machine (a
+ * superuser, or a member of the file and program roles) is refused unless
+ * the caller allows it: `_pg_privileges.ts`.
  *
  * @module
  */
 import { UsageError } from "../errors.ts";
 import { type ResultRows, resultRows } from "../row_set.ts";
-import { connectProblem, postgresTarget, targetText } from "./_target.ts";
+import { connectProblem, postgresTarget, targetText, urlProblem } from "./_target.ts";
 import { INT8, SESSION_SETTINGS, TEXT_TIME_TYPES } from "./_types.ts";
+import { PgSessions } from "./_pg_session.ts";
+import { PRIVILEGES_SQL, refusal, serverRights } from "./_pg_privileges.ts";
+import { hidePasswords } from "./database_name.ts";
 import type { OpenDatabaseOptions, ReferenceDatabase } from "./database.ts";
+
+/** The default most bytes of one statement's answer. */
+export const DEFAULT_RESULT_LIMIT_BYTES = 64 * 1024 * 1024;
+
+/** Settings the harness sets for every session; a URL's own value for them is dropped. */
+const ENFORCED = ["default_transaction_read_only", "statement_timeout"];
+
+/** The URL without the query options the harness sets itself (its own must win). */
+function withoutEnforced(url: string): string {
+  const at = url.indexOf("?");
+  if (at < 0) return url;
+  const params = new URLSearchParams(url.slice(at + 1));
+  for (const key of ENFORCED) params.delete(key);
+  const rest = params.toString();
+  return rest === "" ? url.slice(0, at) : `${url.slice(0, at)}?${rest}`;
+}
 
 /**
  * Connects to a PostgreSQL server and checks the connection, so a wrong
- * host, password or database name stops the run before any case.
+ * host, password or database name stops the run before any case, and so
+ * does a login that could read or write the server's files or run programs
+ * there (unless `allowSuperuser`).
  *
  * @param url `postgres://user:pass@host:port/db` or `postgresql://...`; what it omits comes from PGHOST, PGPORT, PGUSER, PGPASSWORD, PGDATABASE
- * @param options statement timeout and connection count
+ * @param options statement timeout, connection count, result limit, and whether a privileged login is allowed
  * @returns the database
  * @throws {UsageError} one line naming the database (without the password) and what failed
  * @example
@@ -42,62 +63,66 @@ export async function openPostgresDatabase(
   url: string,
   options: OpenDatabaseOptions = {},
 ): Promise<ReferenceDatabase> {
+  const problem = urlProblem(url);
+  if (problem !== undefined) {
+    throw new UsageError(`Cannot connect to PostgreSQL ${hidePasswords(url)}: ${problem}`);
+  }
   const target = postgresTarget(url);
   const name = targetText(target);
-  const { default: postgres } = await import("postgres");
   const timeout = Math.max(1, Math.round(options.statementTimeoutMs ?? 30_000));
-  const sql = postgres(url, {
-    max: options.connections ?? 4,
-    connect_timeout: 10,
-    idle_timeout: 30,
-    prepare: false,
-    onnotice: () => {},
-    connection: { ...SESSION_SETTINGS, application_name: "dbagenteval" },
+  const sessions = new PgSessions({
+    url: withoutEnforced(url),
+    connection: {
+      ...SESSION_SETTINGS,
+      application_name: "dbagenteval",
+      default_transaction_read_only: "on",
+      statement_timeout: String(timeout),
+    },
     types: {
       bigint: { to: INT8, from: [INT8], serialize: String, parse: (x: string) => BigInt(x) },
       isoText: { to: 1114, from: [...TEXT_TIME_TYPES], serialize: String, parse: (x: string) => x },
     },
-  });
-  const end = (): Promise<void> => sql.end({ timeout: 1 }).catch(() => {});
+    timeoutMs: timeout,
+    resultLimitBytes: options.resultLimitBytes ?? DEFAULT_RESULT_LIMIT_BYTES,
+  }, options.connections ?? 4);
+  let rights: string | undefined;
   try {
-    await sql.unsafe("SELECT 1");
+    rights = serverRights((await sessions.run(PRIVILEGES_SQL)).rows[0] ?? []);
   } catch (error) {
-    await end();
+    await sessions.end();
     throw new UsageError(
       `Cannot connect to PostgreSQL ${name}: ${connectProblem(error, target)}`,
       { cause: error },
     );
+  }
+  if (rights !== undefined && options.allowSuperuser !== true) {
+    await sessions.end();
+    throw new UsageError(refusal(name, rights));
   }
   return {
     kind: "postgres",
     name,
     dialect: "postgres",
     async execute(query: string): Promise<ResultRows> {
-      const conn = await sql.reserve();
       try {
-        await conn.unsafe("BEGIN TRANSACTION READ ONLY");
-        await conn.unsafe(`SET LOCAL statement_timeout = ${timeout}`);
-        // The extended protocol takes one statement, so "SELECT 1; COMMIT; DELETE ..." cannot
-        // end the read-only transaction and write after it. postgres.js sends a query without
-        // parameters by the simple protocol (many statements) unless told otherwise.
-        const extended = { prepare: false, simple: false } as { prepare: boolean };
-        const result = await conn.unsafe(query, [], extended).values();
-        const columns = (result.columns ?? []).map((c) => c.name);
-        return resultRows(columns, result as unknown as unknown[][]);
+        const { columns, rows } = await sessions.run(query);
+        return resultRows(columns, rows);
       } catch (error) {
         throw queryError(error, name);
-      } finally {
-        await conn.unsafe("ROLLBACK").catch(() => {});
-        conn.release();
       }
     },
-    close: end,
+    close: () => sessions.end(),
   };
 }
 
+/** Driver codes of a connection that is gone. */
+const LOST = new Set(["CONNECTION_CLOSED", "CONNECTION_DESTROYED", "ECONNRESET", "EPIPE"]);
+/** SQLSTATEs of a server that closes the connection: the statement's own end, or the server's. */
+const CLOSING = new Set(["57P01", "57P02", "57P03"]);
+
 /**
  * A failed statement as one line naming the database: the server's message
- * and its SQLSTATE.
+ * and its SQLSTATE; a lost connection says the next statement gets a new one.
  *
  * @param error what the driver raised
  * @param name the database, without the password
@@ -105,9 +130,15 @@ export async function openPostgresDatabase(
  */
 export function queryError(error: unknown, name: string): Error {
   const e = error as { message?: unknown; code?: unknown };
-  const text = typeof e?.message === "string" ? e.message : String(error);
-  const code = typeof e?.code === "string" && /^[0-9A-Z]{5}$/.test(e.code)
-    ? ` (SQLSTATE ${e.code})`
-    : "";
-  return new Error(`${name}: ${text.split("\n")[0]}${code}`, { cause: error });
+  const code = typeof e?.code === "string" ? e.code : "";
+  let text = (typeof e?.message === "string" ? e.message : String(error)).split("\n")[0]!;
+  if (LOST.has(code)) {
+    text = `the connection to the server was lost (${code}); the next statement opens a new one`;
+  } else if (/^[0-9A-Z]{5}$/.test(code)) {
+    text += ` (SQLSTATE ${code})`;
+    if (CLOSING.has(code)) {
+      text += "; the connection was closed, the next statement opens a new one";
+    }
+  }
+  return new Error(`${name}: ${hidePasswords(text)}`, { cause: error });
 }

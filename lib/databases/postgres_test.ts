@@ -1,7 +1,7 @@
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import process from "node:process";
-import { NO_SERVER, POSTGRES_URL } from "../../tests/postgres_server.ts";
+import { NO_SERVER, POSTGRES_SUPERUSER_URL, POSTGRES_URL } from "../../tests/postgres_server.ts";
 import { compareRows } from "../compare/rows.ts";
 import { UsageError } from "../errors.ts";
 import type { ReferenceDatabase } from "./database.ts";
@@ -152,4 +152,189 @@ describe("openPostgresDatabase() URL forms", { skip: NO_SERVER }, () => {
       }
     });
   }
+});
+
+describe("openPostgresDatabase(): a login that could touch the server's machine", {
+  skip: NO_SERVER,
+}, () => {
+  it("refuses the superuser with one line naming it and the flag that allows it", async () => {
+    await assert.rejects(openPostgresDatabase(POSTGRES_SUPERUSER_URL!), (e: unknown) => {
+      assert.ok(e instanceof UsageError);
+      assert.match(
+        e.message,
+        /^Refusing PostgreSQL postgres:\/\/\S+: the user "\S+" is a superuser, so the SQL run there .* could read and write files and run programs on the database server; .* pass --allow-superuser to allow it$/,
+      );
+      assert.ok(!e.message.includes(new URL(POSTGRES_SUPERUSER_URL!).password), e.message);
+      return true;
+    });
+  });
+
+  it("opens the superuser when allowSuperuser says so", async () => {
+    const db = await openPostgresDatabase(POSTGRES_SUPERUSER_URL!, {
+      allowSuperuser: true,
+    });
+    try {
+      assert.deepEqual([...await db.execute("SELECT count(*) AS n FROM genre")], [{ n: 25n }]);
+    } finally {
+      await db.close();
+    }
+  });
+
+  it("opens a plain role, whose COPY to a file or a program the server refuses", async () => {
+    const db = await openPostgresDatabase(POSTGRES_URL!);
+    try {
+      for (
+        const sql of [
+          "COPY (SELECT 1) TO '/tmp/dbagenteval-must-not-exist'",
+          "COPY (SELECT 1) TO PROGRAM 'true'",
+          "DO $$ BEGIN EXECUTE 'COPY (SELECT 1) TO PROGRAM ''true'''; END $$",
+          "SELECT pg_read_file('/etc/hostname')",
+        ]
+      ) {
+        await assert.rejects(db.execute(sql), /permission denied|must be superuser/, sql);
+      }
+    } finally {
+      await db.close();
+    }
+  });
+});
+
+describe("openPostgresDatabase(): no statement's session state reaches the next", {
+  skip: NO_SERVER,
+}, () => {
+  let db: ReferenceDatabase;
+  // One connection, so every statement runs on the session the one before used.
+  before(async () => {
+    db = await openPostgresDatabase(POSTGRES_URL!, { statementTimeoutMs: 500, connections: 1 });
+  });
+  after(() => db?.close());
+
+  const one = async (sql: string): Promise<unknown> => (await db.execute(sql))[0];
+  const cases: [string, string, string, unknown][] = [
+    [
+      "a prepared statement",
+      "PREPARE p AS SELECT 1",
+      "SELECT count(*)::int AS n FROM pg_prepared_statements",
+      { n: 0 },
+    ],
+    [
+      "an advisory lock",
+      "SELECT pg_advisory_lock(7)",
+      "SELECT count(*)::int AS n FROM pg_locks WHERE locktype = 'advisory'",
+      { n: 0 },
+    ],
+    [
+      "a setting made with set_config(..., false)",
+      "SELECT set_config('search_path', 'nowhere', false)",
+      "SELECT current_setting('search_path') AS s",
+      { s: '"$user", public' },
+    ],
+    [
+      "a COMMIT that ends the read-only transaction early",
+      "COMMIT",
+      "SELECT current_setting('transaction_read_only') AS s",
+      { s: "on" },
+    ],
+    [
+      "the statement timeout, changed inside a DO block",
+      "DO $$ BEGIN PERFORM set_config('statement_timeout', '0', false); END $$",
+      "SELECT current_setting('statement_timeout') AS s",
+      { s: "500ms" },
+    ],
+  ];
+  for (const [name, first, check, expected] of cases) {
+    it(`undoes ${name}`, async () => {
+      await db.execute(first).catch(() => {});
+      assert.deepEqual(await one(check), expected);
+    });
+  }
+
+  it("gives a statement that ends its own connection one line, and the next one a new connection", async () => {
+    await assert.rejects(
+      db.execute("SELECT pg_terminate_backend(pg_backend_pid())"),
+      (e: Error) => {
+        assert.match(e.message, /connection .*(lost|closed).*the next statement opens a new one/);
+        assert.ok(!e.message.includes("\n"), e.message);
+        return true;
+      },
+    );
+    assert.deepEqual(await one("SELECT count(*) AS n FROM genre"), { n: 25n });
+  });
+
+  it("refuses COPY ... TO STDOUT with one line, and goes on", async () => {
+    await assert.rejects(db.execute("COPY genre TO STDOUT"), /COPY \.\.\. TO STDOUT sends no rows/);
+    assert.deepEqual(await one("SELECT count(*) AS n FROM genre"), { n: 25n });
+  });
+
+  it("stops a runaway at the statement timeout", async () => {
+    await assert.rejects(
+      db.execute(
+        "WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r) SELECT count(*) FROM r",
+      ),
+      /statement timeout \(SQLSTATE 57014\)/,
+    );
+  });
+});
+
+describe("openPostgresDatabase(): an answer past the result limit", { skip: NO_SERVER }, () => {
+  const cases: [string, string][] = [
+    [
+      "rows without end",
+      "WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r) SELECT n FROM r",
+    ],
+    ["one huge value", "SELECT repeat('x', 20000000)"],
+  ];
+  for (const [name, sql] of cases) {
+    it(`stops ${name} with one line, and the next statement runs`, async () => {
+      const db = await openPostgresDatabase(POSTGRES_URL!, {
+        connections: 1,
+        resultLimitBytes: 4 * 1024 * 1024,
+      });
+      try {
+        await assert.rejects(db.execute(sql), /: the result is larger than 4 MB; it was not read$/);
+        assert.deepEqual([...await db.execute("SELECT count(*) AS n FROM genre")], [{ n: 25n }]);
+      } finally {
+        await db.close();
+      }
+    });
+  }
+});
+
+describe("openPostgresDatabase(): URLs it cannot use", () => {
+  const cases: [string, string, RegExp][] = [
+    [
+      "a port out of range",
+      "postgres://me:secret@localhost:99999/db",
+      /^Cannot connect to PostgreSQL postgres:\/\/me:\*\*\*@localhost:99999\/db: port "99999" is not a port \(1 to 65535\); check the URL$/,
+    ],
+    [
+      "text that is not a URL",
+      "postgres://me:secret@local host/db",
+      /^Cannot connect to PostgreSQL postgres:\/\/me:\*\*\*@local host\/db: it is not a valid URL; /,
+    ],
+  ];
+  for (const [name, url, message] of cases) {
+    it(`refuses ${name} with one line that hides the password`, async () => {
+      await assert.rejects(openPostgresDatabase(url), (e: unknown) => {
+        assert.ok(e instanceof UsageError);
+        assert.match(e.message, message);
+        assert.ok(!e.message.includes("secret"), e.message);
+        return true;
+      });
+    });
+  }
+
+  it("keeps its own statement timeout over one the URL's options set", {
+    skip: NO_SERVER,
+  }, async () => {
+    const url = `${POSTGRES_URL!}?options=-cstatement_timeout%3D1`;
+    const db = await openPostgresDatabase(url, { statementTimeoutMs: 5_000 });
+    try {
+      assert.deepEqual([...await db.execute("SELECT current_setting('statement_timeout') AS s")], [
+        { s: "5s" },
+      ]);
+    } finally {
+      await db.close();
+    }
+  });
 });

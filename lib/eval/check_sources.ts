@@ -22,6 +22,8 @@ import type { CheckLike, EvaluateOptions } from "./evaluate.ts";
 export interface CounterexampleSettings {
   /** The SQLite file the reference SQL runs on (--db); only read. */
   readonly db: string;
+  /** A PostgreSQL login with file or program rights is accepted (see OpenDatabaseOptions). */
+  readonly allowSuperuser?: boolean | undefined;
   /** Seed of the search. Default 1. */
   readonly seed?: number | undefined;
   /** Most databases tried per case. */

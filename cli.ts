@@ -233,3 +233,8 @@ try {
     process.exitCode = reportError(error);
   }
 }
+// The command is done. A pool worker that SQLite could not interrupt
+// (lib/isolation/pool.ts) runs on until its step ends, and Bun waits for it:
+// end the process a second later with the command's exit code. The timer
+// does not keep the process alive by itself.
+setTimeout(() => process.exit(), 1000).unref();

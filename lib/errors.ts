@@ -320,3 +320,31 @@ export class AgentError extends Error {
     this.name = "AgentError";
   }
 }
+
+/**
+ * A job of the worker pool (lib/isolation/pool.ts) that ended without its
+ * service's answer: it ran past its deadline and could not be interrupted
+ * (its worker was replaced), it was cancelled, its worker crashed, or the
+ * pool was closed. A deadline its service honoured is the service's own
+ * error (e.g. a {@link SqliteQueryError} "did not finish within N s").
+ *
+ * @example
+ * ```ts
+ * import { PoolJobError } from "./errors.ts";
+ * const error = new PoolJobError("deadline", "the job did not stop within 1 s of its deadline");
+ * error.reason; // "deadline"
+ * ```
+ */
+export class PoolJobError extends Error {
+  /** Why the job ended. */
+  readonly reason: "deadline" | "cancelled" | "crashed" | "closed";
+  /**
+   * @param reason why the job ended
+   * @param message the one-line message
+   */
+  constructor(reason: PoolJobError["reason"], message: string) {
+    super(message);
+    this.name = "PoolJobError";
+    this.reason = reason;
+  }
+}

@@ -102,6 +102,8 @@ export function compileBinary(
     "--splitting",
     ...(options.target !== undefined ? [`--target=${options.target}`] : []),
     "cli.ts",
+    // The worker pool's thread entry (lib/isolation/pool.ts finds it by this path).
+    "lib/isolation/_worker_entry.js",
     ...PLAIN_ASSETS,
     ...compressedAssets(root),
     "--loader",

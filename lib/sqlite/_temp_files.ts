@@ -9,8 +9,10 @@
  *
  * Where: the system temp folder (`os.tmpdir()`, so `TMPDIR` moves it), never
  * beside the input files. Names: `dbagenteval-<pid>-<n>-<random>.tmp`,
- * created exclusively with mode 0600. How big: as big as SQLite writes; the
- * {@link tempFileStats} say how much. Removed on every exit path: on POSIX
+ * created exclusively with mode 0600. How big: up to the cap of temporary
+ * storage (lib/isolation/temp_storage.ts, shared by the pool's workers),
+ * past which a write fails as SQLITE_FULL; the {@link tempFileStats} say
+ * how much. Removed on every exit path: on POSIX
  * systems the name is unlinked the moment the file is open, so nothing is left
  * behind even when the process is killed; elsewhere (Windows, where an open
  * file cannot be unlinked) the file is removed on close and any left are
@@ -21,6 +23,7 @@
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as nodePath from "node:path";
+import { reserveTempBytes } from "../isolation/temp_storage.ts";
 
 /** A scratch file open for reading and writing. */
 export interface TempFile {
@@ -87,16 +90,21 @@ export function openTempFile(): TempFile {
 }
 
 /**
- * Records that `file` now spans `size` bytes (after a write or a truncate).
+ * Records that `file` now spans `size` bytes (after a write or a truncate),
+ * counted against the cap of temporary storage (lib/isolation/temp_storage.ts).
  *
  * @param file the file
  * @param size its size in bytes
+ * @returns false, recording nothing, when growing to `size` would pass the
+ * cap: the write must fail (SQLITE_FULL)
  */
-export function noteTempFileSize(file: TempFile, size: number): void {
+export function noteTempFileSize(file: TempFile, size: number): boolean {
   const before = sizes.get(file.fd) ?? 0;
+  if (!reserveTempBytes(size - before)) return false;
   sizes.set(file.fd, size);
   bytes += size - before;
   peakBytes = Math.max(peakBytes, bytes);
+  return true;
 }
 
 /**
@@ -105,7 +113,9 @@ export function noteTempFileSize(file: TempFile, size: number): void {
  * @param file the file from {@link openTempFile}
  */
 export function closeTempFile(file: TempFile): void {
-  bytes -= sizes.get(file.fd) ?? 0;
+  const size = sizes.get(file.fd) ?? 0;
+  reserveTempBytes(-size);
+  bytes -= size;
   sizes.delete(file.fd);
   fs.closeSync(file.fd);
   const path = onDisk.get(file.fd);

@@ -118,6 +118,25 @@ export interface Sqlite {
 }
 
 let loading: Promise<Sqlite> | undefined;
+let memoryLimit: number | undefined;
+
+/** WebAssembly pages of 64 KiB. */
+const PAGE = 65536;
+
+/**
+ * Caps the WebAssembly memory of this thread's engine (a pool worker's):
+ * SQLite's heap lives in it, so an allocation past the cap fails as
+ * SQLITE_NOMEM ("out of memory") for that statement, not for the process.
+ * Takes effect only before the engine is loaded.
+ *
+ * @param bytes the most bytes the memory may grow to
+ * @returns false when the engine is loaded already (the cap is not set)
+ */
+export function limitSqliteMemory(bytes: number): boolean {
+  if (loading !== undefined) return false;
+  memoryLimit = bytes;
+  return true;
+}
 
 /**
  * The SQLite module, loaded on first use and shared by every caller.
@@ -125,8 +144,29 @@ let loading: Promise<Sqlite> | undefined;
  * @returns the initialised module
  */
 export function loadSqlite(): Promise<Sqlite> {
-  loading ??= sqlite3InitModule().then((s) => s as unknown as Sqlite);
+  // The engine's own build grows its memory up to 2 GB; a capped one starts
+  // at the build's 8 MB and stops at the cap.
+  const options = memoryLimit === undefined ? {} : {
+    wasmMemory: new WebAssembly.Memory({
+      initial: 128,
+      maximum: Math.max(256, Math.min(32768, Math.floor(memoryLimit / PAGE))),
+    }),
+  };
+  loading ??= (sqlite3InitModule as (o: object) => Promise<unknown>)(options).then((s) =>
+    s as unknown as Sqlite
+  );
   return loading;
+}
+
+/**
+ * Bytes of WebAssembly memory this thread's engine has now (it grows and
+ * never shrinks), or 0 when it is not loaded.
+ *
+ * @returns the bytes
+ */
+export async function sqliteMemoryBytes(): Promise<number> {
+  if (loading === undefined) return 0;
+  return (await loading).wasm.heap8u().byteLength;
 }
 
 /**

@@ -9,6 +9,7 @@ import { SqliteOpenError, SqliteQueryError } from "../errors.ts";
 import { installReadOnlyVfs, READ_ONLY_VFS, withPageOne } from "./file_vfs.ts";
 import { checkSqliteFile, hotJournalError } from "./file_check.ts";
 import { loadSqlite, type Ptr, type Sqlite } from "./_wasm.ts";
+import { guardConnection } from "./guard.ts";
 import { type SqliteParams, Statement } from "./statement.ts";
 import type { SqliteRow } from "./value.ts";
 
@@ -254,6 +255,7 @@ export async function openReadOnly(
   }
   const db = new Database(sqlite, raw, path);
   try {
+    guardConnection(sqlite, db.handle);
     setQuotes(sqlite, db, options);
     // Exclusive mode before the first read: SQLite then keeps the WAL index in
     // heap memory (our VFS has no shared memory), and takes no file locks
@@ -294,6 +296,7 @@ export async function openMemoryDatabase(options: SqlDialectOptions = {}): Promi
   const sqlite = await loadSqlite();
   const oo1 = (sqlite as unknown as { oo1: { DB: new (o: object) => Oo1Database } }).oo1;
   const db = new Database(sqlite, new oo1.DB({ filename: ":memory:", flags: "c" }), null);
+  guardConnection(sqlite, db.handle);
   setQuotes(sqlite, db, options);
   return db;
 }

@@ -5,9 +5,9 @@
  * @module
  */
 import { rowKeys } from "../row_set.ts";
-import { type Database, openDatabase, type SqlDialectOptions } from "./database.ts";
-import { loadSqlite } from "./_wasm.ts";
-import { SqliteQueryError } from "../errors.ts";
+import type { SqlDialectOptions } from "./database.ts";
+import type { WorkerPool } from "../isolation/pool.ts";
+import { pooledQuery } from "./pooled.ts";
 
 /**
  * What {@link sqliteExecutor} takes.
@@ -26,11 +26,11 @@ export interface SqliteExecutorOptions extends SqlDialectOptions {
    * handler interrupts it): it fails with "did not finish within N s".
    */
   readonly timeoutMs?: number | undefined;
+  /** The worker pool the statements run in; default the process's (`defaultPool()`). */
+  readonly pool?: WorkerPool | undefined;
 }
 
-/** Steps of the SQLite VM between two looks at the clock. */
-const PROGRESS_STEPS = 10_000;
-import { setColumn, type SqliteRow } from "./value.ts";
+import { setColumn, type SqliteRow, type SqliteValue } from "./value.ts";
 
 /**
  * Runs one SQL statement and returns its rows as objects.
@@ -76,24 +76,48 @@ export type SqliteRows = SqliteRow[] & { readonly columns: readonly string[] };
  */
 export interface SqliteExecutor extends Executor {
   /** Runs one statement; the rows carry their column list. */
-  (sql: string): Promise<SqliteRows>;
-  /** Closes the connection; a later call reopens it. */
+  (sql: string, options?: ExecuteOptions): Promise<SqliteRows>;
+  /** Lets the connections go; a later call opens the file afresh. */
   close(): void;
   /** The SQLite file it reads: the SQL rules compile the agent's SQL on it too. */
   readonly path: string;
 }
 
 /**
- * An executor over a SQLite file. The file is opened read-only on first use
- * (a write fails with "attempt to write a readonly database", and SQL with
- * more than one statement fails rather than run only the first) and kept open;
- * integers beyond 2^53 come back as bigint, BLOBs as Uint8Array. The rows
- * carry their column list ({@link SqliteRows}), duplicates kept.
+ * What one call of a {@link SqliteExecutor} may take beside the SQL.
+ *
+ * @example
+ * ```ts
+ * import { type ExecuteOptions, sqliteExecutor } from "./executor.ts";
+ * const run = sqliteExecutor("examples/chinook/Chinook_Sqlite.sqlite");
+ * const options: ExecuteOptions = { timeoutMs: 2_000, signal: AbortSignal.timeout(10_000) };
+ * await run("SELECT count(*) AS n FROM Genre", options); // [{ n: 25 }]
+ * run.close();
+ * ```
+ */
+export interface ExecuteOptions {
+  /** Stop this statement after this many milliseconds (instead of the executor's `timeoutMs`). */
+  readonly timeoutMs?: number | undefined;
+  /** Stop it when this aborts. */
+  readonly signal?: AbortSignal | undefined;
+}
+
+let generations = 0;
+
+/**
+ * An executor over a SQLite file. Each statement runs in a worker of the
+ * pool (lib/isolation/pool.ts; `options.pool`, by default the process's),
+ * which keeps the file open read-only for the statements after; a write
+ * fails with "attempt to write a readonly database", SQL with more than one
+ * statement fails rather than run only the first, and what would outlive
+ * the statement (ATTACH, TEMP objects, transactions) is refused. Integers
+ * beyond 2^53 come back as bigint, BLOBs as Uint8Array. The rows carry their
+ * column list ({@link SqliteRows}), duplicates kept.
  *
  * @param path the database file
  * @param options `strictQuotes` refuses double-quoted string literals
  * (accepted by default, as the sqlite3 library does); `timeoutMs` stops a
- * statement that runs longer
+ * statement that runs longer; `pool` the worker pool
  * @returns the executor
  * @example
  * ```ts
@@ -104,83 +128,52 @@ export interface SqliteExecutor extends Executor {
  * ```
  */
 export function sqliteExecutor(path: string, options: SqliteExecutorOptions = {}): SqliteExecutor {
-  let db: Promise<Database> | undefined;
-  let deadline = Infinity;
-  const limit = options.timeoutMs;
-  const execute = async (sql: string): Promise<SqliteRows> => {
-    db ??= openDatabase(path, options).then(async (open) => {
-      if (limit !== undefined) {
-        // One handler per connection, reading the deadline of the statement
-        // in flight: the statement runs synchronously, so no timer could.
-        const sqlite = await loadSqlite();
-        (sqlite.capi as unknown as {
-          sqlite3_progress_handler(
-            db: unknown,
-            n: number,
-            handler: () => number,
-            ctx: number,
-          ): void;
-        }).sqlite3_progress_handler(
-          open.handle as never,
-          PROGRESS_STEPS,
-          () => (performance.now() > deadline ? 1 : 0),
-          0 as never,
-        );
-      }
-      return open;
+  // A closed executor's connections are not used again: its next
+  // statement opens the file afresh (it may have changed meanwhile).
+  let key = `${path}#${++generations}`;
+  const execute = async (sql: string, call: ExecuteOptions = {}): Promise<SqliteRows> => {
+    const timeoutMs = call.timeoutMs ?? options.timeoutMs;
+    const reply = await pooledQuery({
+      path,
+      sql,
+      key,
+      strictQuotes: options.strictQuotes,
+      timeoutMs,
+      signal: call.signal,
+      pool: options.pool,
+      limitName: "--timeout",
     });
-    let open: Database;
-    try {
-      open = await db;
-    } catch (e) {
-      db = undefined;
-      throw e;
-    }
-    if (limit === undefined) return queryWithColumns(open, sql);
-    deadline = performance.now() + limit;
-    try {
-      return queryWithColumns(open, sql);
-    } catch (e) {
-      if (e instanceof SqliteQueryError && e.code === 9) {
-        throw new SqliteQueryError(
-          sql,
-          9,
-          `the SQL did not finish within ${limit / 1000} s (--timeout)`,
-        );
-      }
-      throw e;
-    } finally {
-      deadline = Infinity;
-    }
+    return rowsOf(reply.columns, reply.values as readonly SqliteValue[]);
   };
   return Object.assign(execute, {
     path,
     close(): void {
-      const pending = db;
-      db = undefined;
-      pending?.then((d) => d.close(), () => {});
+      key = `${path}#${++generations}`;
     },
   });
 }
 
-/** Runs one statement, keeping every column, also two of the same name. */
-function queryWithColumns(db: Database, sql: string): SqliteRows {
-  const stmt = db.prepare(sql);
-  try {
-    const columns = [...stmt.columnNames];
-    const keys = rowKeys(columns);
-    const rows: SqliteRow[] = [];
-    while (stmt.step()) {
-      const values = stmt.row();
+/**
+ * Rows as objects from a column list and the values row after row, every
+ * column kept, also two of the same name.
+ *
+ * @param columns the column names
+ * @param values the values, row after row
+ * @returns the rows, carrying their column list
+ */
+export function rowsOf(columns: readonly string[], values: readonly SqliteValue[]): SqliteRows {
+  const keys = rowKeys(columns);
+  const n = keys.length;
+  const rows: SqliteRow[] = [];
+  if (n > 0) {
+    for (let at = 0; at < values.length; at += n) {
       const row: SqliteRow = {};
-      keys.forEach((key, i) => setColumn(row, key, values[i]!));
+      for (let i = 0; i < n; i++) setColumn(row, keys[i]!, values[at + i]!);
       rows.push(row);
     }
-    return Object.defineProperty(rows, "columns", {
-      value: columns,
-      enumerable: false,
-    }) as SqliteRows;
-  } finally {
-    stmt.finalize();
   }
+  return Object.defineProperty(rows, "columns", {
+    value: [...columns],
+    enumerable: false,
+  }) as SqliteRows;
 }

@@ -46,6 +46,7 @@ const OPEN_ON_DISK = OPEN_MAIN_DB | OPEN_MAIN_JOURNAL | OPEN_WAL;
 // Result codes (sqlite3.h).
 const OK = 0;
 const READONLY = 8;
+const FULL = 13;
 const IOERR = 10;
 const NOTFOUND = 12;
 const CANTOPEN = 14;
@@ -176,16 +177,16 @@ function register(sqlite: Sqlite): void {
         f.file.write(wasm.heap8u().slice(src, src + n), at);
         return OK;
       }
+      // Past the cap of temporary storage the write fails, and the
+      // statement with it ("database or disk is full").
+      if (at + n > f.size && !noteTempFileSize(f.file, at + n)) return FULL;
       try {
         let put = 0;
         while (put < n) {
           // The heap view is taken per call: it is replaced when memory grows.
           put += fs.writeSync(f.file.fd, wasm.heap8u(), src + put, n - put, at + put);
         }
-        if (at + n > f.size) {
-          f.size = at + n;
-          noteTempFileSize(f.file, f.size);
-        }
+        if (at + n > f.size) f.size = at + n;
         return OK;
       } catch (e) {
         return fail(IOERR_WRITE, e);

@@ -1,0 +1,484 @@
+/**
+ * The worker pool: SQL we did not write runs here, off the main thread, so
+ * that a deadline is a deadline and the main thread stays free to print,
+ * overlap slow queries and honour Ctrl-C.
+ *
+ * A pool is at most `size` workers (`node:worker_threads`, which Deno, Bun
+ * and the compiled binary all run), started when jobs need them. Each
+ * worker hosts services (service.ts), each service keeping what it opens
+ * (a SQLite connection per database, a PGlite) for the jobs after. A job
+ * names its service, an operation and its arguments:
+ *
+ * ```ts ignore
+ * const rows = await pool.run({
+ *   service: "sqlite", op: "query", args: { path, sql },
+ *   key: path,          // prefer a worker that has this database open already
+ *   timeoutMs: 30_000,  // the deadline, from when a worker takes the job
+ *   signal,             // cancel it early (the case timed out, Ctrl-C)
+ * });
+ * ```
+ *
+ * Deadlines and cancelling: the worker itself watches the job's deadline,
+ * and a cancel reaches it through shared memory (an Int32 slot the main
+ * thread writes the job's id into), which the service reads from SQLite's
+ * progress handler (`JobContext.stopRequested()`), so the statement is
+ * interrupted in the worker and the service answers with its own error.
+ * A worker that has not answered `graceMs` after the deadline (or the
+ * cancel) is given up: the job fails with a {@link PoolJobError}, the
+ * worker is terminated and unreferenced, and a new one takes its place
+ * for the next job. Deno and Bun cannot stop a thread inside a long
+ * WebAssembly call, so such a thread runs on until its step ends or the
+ * process exits; it no longer holds a place in the pool nor keeps the
+ * process alive.
+ *
+ * Idle workers are unreferenced, so a pool never keeps a process alive;
+ * `close()` ends them. A service may ask for its worker to be replaced
+ * after a job (`JobContext.retire()`: its WebAssembly memory grew, which
+ * never shrinks). {@link defaultPool} is the process's pool, which every
+ * executor uses unless given one.
+ *
+ * @module
+ */
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { Worker } from "node:worker_threads";
+import { PoolJobError } from "../errors.ts";
+import { DEFAULT_LIMITS, type EngineLimits, type ServiceName } from "./service.ts";
+import { errorFromWire, type JobMessage, type ReplyMessage, type WorkerStart } from "./_wire.ts";
+
+/**
+ * How a pool runs.
+ *
+ * @example
+ * ```ts
+ * import { type PoolOptions, WorkerPool } from "./pool.ts";
+ * const options: PoolOptions = { size: 2, graceMs: 500 };
+ * const pool = new WorkerPool(options);
+ * await pool.close();
+ * ```
+ */
+export interface PoolOptions {
+  /** Most workers at once (jobs beyond wait their turn). Default 4. */
+  readonly size?: number | undefined;
+  /**
+   * Milliseconds a job may take to stop after its deadline or a cancel
+   * before its worker is given up. Default 1000.
+   */
+  readonly graceMs?: number | undefined;
+  /** The limits of every engine in the workers. Default {@link DEFAULT_LIMITS}. */
+  readonly limits?: EngineLimits | undefined;
+}
+
+/**
+ * One job for the pool.
+ *
+ * @example
+ * ```ts
+ * import type { PoolJob } from "./pool.ts";
+ * const job: PoolJob = {
+ *   service: "sqlite",
+ *   op: "query",
+ *   args: { path: "examples/chinook/Chinook_Sqlite.sqlite", sql: "SELECT 1" },
+ *   key: "examples/chinook/Chinook_Sqlite.sqlite",
+ *   timeoutMs: 5_000,
+ * };
+ * ```
+ */
+export interface PoolJob {
+  readonly service: ServiceName;
+  readonly op: string;
+  /** Anything structured clone can copy. */
+  readonly args: unknown;
+  /** A worker that ran a job of the same key is preferred (what it opened is still open). */
+  readonly key?: string | undefined;
+  /** The deadline, in milliseconds from when a worker takes the job. */
+  readonly timeoutMs?: number | undefined;
+  /** Cancels the job, queued or running. */
+  readonly signal?: AbortSignal | undefined;
+}
+
+/**
+ * What a pool has done, for tests and benchmarks.
+ *
+ * @example
+ * ```ts
+ * import { type PoolStats, WorkerPool } from "./pool.ts";
+ * const pool = new WorkerPool();
+ * const stats: PoolStats = pool.stats();
+ * stats.workers; // 0: none is started before a job needs one
+ * ```
+ */
+export interface PoolStats {
+  /** Workers alive now. */
+  readonly workers: number;
+  /** Of those, running a job. */
+  readonly busy: number;
+  /** Jobs waiting for a worker. */
+  readonly queued: number;
+  /** Workers started so far. */
+  readonly started: number;
+  /** Workers given up (a job past its deadline or cancel that did not stop). */
+  readonly abandoned: number;
+  /** Workers replaced because their service asked (memory grew). */
+  readonly retired: number;
+}
+
+interface Running {
+  readonly id: number;
+  readonly job: PoolJob;
+  readonly resolve: (value: unknown) => void;
+  readonly reject: (error: Error) => void;
+  timer?: ReturnType<typeof setTimeout> | undefined;
+  onAbort?: (() => void) | undefined;
+}
+
+interface Slot {
+  readonly worker: Worker;
+  readonly cancel: Int32Array;
+  /** The keys of recent jobs, newest last. */
+  readonly keys: string[];
+  running: Running | undefined;
+  gone: boolean;
+}
+
+const KEYS_REMEMBERED = 16;
+
+/**
+ * A pool of workers that run jobs for services (see the module comment).
+ *
+ * @example
+ * ```ts
+ * import { WorkerPool } from "./pool.ts";
+ * const pool = new WorkerPool({ size: 1 });
+ * const reply = await pool.run({
+ *   service: "sqlite",
+ *   op: "query",
+ *   args: { path: "examples/chinook/Chinook_Sqlite.sqlite", sql: "SELECT count(*) AS n FROM Genre" },
+ *   timeoutMs: 5_000,
+ * }) as { columns: string[]; values: unknown[] };
+ * reply.values; // [25]
+ * await pool.close();
+ * ```
+ */
+export class WorkerPool {
+  readonly #size: number;
+  readonly #graceMs: number;
+  readonly #limits: EngineLimits;
+  readonly #tempUsage = new SharedArrayBuffer(8);
+  readonly #slots: Slot[] = [];
+  readonly #queue: Running[] = [];
+  #nextId = 1;
+  #started = 0;
+  #abandoned = 0;
+  #retired = 0;
+  #closed = false;
+
+  /** @param options size, grace and limits */
+  constructor(options: PoolOptions = {}) {
+    this.#size = Math.max(1, Math.floor(options.size ?? 4));
+    this.#graceMs = options.graceMs ?? 1000;
+    this.#limits = options.limits ?? DEFAULT_LIMITS;
+  }
+
+  /** The limits of this pool's engines. */
+  get limits(): EngineLimits {
+    return this.#limits;
+  }
+
+  /** The most workers at once. */
+  get size(): number {
+    return this.#size;
+  }
+
+  /**
+   * Runs a job on a worker.
+   *
+   * @param job the service, operation, arguments, key, deadline and signal
+   * @returns what the service answered
+   * @throws the service's error, as its own class; a {@link PoolJobError}
+   * when the job was cancelled, ran past its deadline and did not stop,
+   * its worker crashed or the pool closed
+   */
+  run(job: PoolJob): Promise<unknown> {
+    if (this.#closed) {
+      return Promise.reject(new PoolJobError("closed", "the worker pool is closed"));
+    }
+    if (job.signal?.aborted === true) return Promise.reject(cancelled(job.signal));
+    return new Promise<unknown>((resolve, reject) => {
+      const running: Running = { id: this.#nextId++, job, resolve, reject };
+      if (job.signal !== undefined) {
+        const signal = job.signal;
+        running.onAbort = () => this.#cancel(running, signal);
+        signal.addEventListener("abort", running.onAbort, { once: true });
+      }
+      this.#queue.push(running);
+      this.#dispatch();
+    });
+  }
+
+  /** What the pool has done so far. */
+  stats(): PoolStats {
+    const live = this.#slots.filter((s) => !s.gone);
+    return {
+      workers: live.length,
+      busy: live.filter((s) => s.running !== undefined).length,
+      queued: this.#queue.length,
+      started: this.#started,
+      abandoned: this.#abandoned,
+      retired: this.#retired,
+    };
+  }
+
+  /**
+   * Ends every worker; queued and running jobs fail with a
+   * {@link PoolJobError}. The pool takes no job after.
+   */
+  async close(): Promise<void> {
+    this.#closed = true;
+    for (const r of this.#queue.splice(0)) {
+      this.#settle(r);
+      r.reject(new PoolJobError("closed", "the worker pool closed before the job ran"));
+    }
+    const ending: Promise<unknown>[] = [];
+    for (const slot of this.#slots.splice(0)) {
+      const r = slot.running;
+      slot.running = undefined;
+      slot.gone = true;
+      if (r !== undefined) {
+        this.#settle(r);
+        r.reject(new PoolJobError("closed", "the worker pool closed while the job ran"));
+        // A busy thread may not stop (see the module comment): do not wait for it.
+        slot.worker.unref();
+        void slot.worker.terminate().catch(() => {});
+      } else ending.push(slot.worker.terminate().catch(() => {}));
+    }
+    await Promise.all(ending);
+  }
+
+  #dispatch(): void {
+    while (this.#queue.length > 0) {
+      const next = this.#queue[0]!;
+      const slot = this.#idleSlot(next.job.key) ?? this.#spawn();
+      if (slot === undefined) return;
+      this.#queue.shift();
+      this.#start(slot, next);
+    }
+  }
+
+  #idleSlot(key: string | undefined): Slot | undefined {
+    let any: Slot | undefined;
+    for (const s of this.#slots) {
+      if (s.gone || s.running !== undefined) continue;
+      if (key !== undefined && s.keys.includes(key)) return s;
+      any ??= s;
+    }
+    return any;
+  }
+
+  #spawn(): Slot | undefined {
+    if (this.#slots.length >= this.#size) return undefined;
+    const cancel = new SharedArrayBuffer(4);
+    const start: WorkerStart = { limits: this.#limits, cancel, tempUsage: this.#tempUsage };
+    const worker = new Worker(workerUrl(), { workerData: start });
+    this.#started++;
+    const slot: Slot = {
+      worker,
+      cancel: new Int32Array(cancel),
+      keys: [],
+      running: undefined,
+      gone: false,
+    };
+    worker.on("message", (m: ReplyMessage) => this.#reply(slot, m));
+    worker.on("error", (e: Error) => this.#lost(slot, `its worker failed: ${e.message}`));
+    worker.on("exit", (code: number) => this.#lost(slot, `its worker exited with code ${code}`));
+    worker.unref();
+    this.#slots.push(slot);
+    return slot;
+  }
+
+  #start(slot: Slot, r: Running): void {
+    slot.running = r;
+    const key = r.job.key;
+    if (key !== undefined) {
+      const at = slot.keys.indexOf(key);
+      if (at >= 0) slot.keys.splice(at, 1);
+      slot.keys.push(key);
+      if (slot.keys.length > KEYS_REMEMBERED) slot.keys.shift();
+    }
+    const message: JobMessage = {
+      id: r.id,
+      service: r.job.service,
+      op: r.job.op,
+      args: r.job.args,
+      ...(r.job.timeoutMs !== undefined ? { timeoutMs: r.job.timeoutMs } : {}),
+    };
+    slot.worker.ref();
+    slot.worker.postMessage(message);
+    const ms = r.job.timeoutMs;
+    if (ms !== undefined && Number.isFinite(ms)) {
+      r.timer = setTimeout(() => this.#late(slot, r, "deadline"), ms + this.#graceMs);
+    }
+  }
+
+  #cancel(r: Running, signal: AbortSignal): void {
+    const queued = this.#queue.indexOf(r);
+    if (queued >= 0) {
+      this.#queue.splice(queued, 1);
+      this.#settle(r);
+      r.reject(cancelled(signal));
+      return;
+    }
+    const slot = this.#slots.find((s) => s.running === r);
+    if (slot === undefined) return;
+    Atomics.store(slot.cancel, 0, r.id);
+    if (r.timer !== undefined) clearTimeout(r.timer);
+    r.timer = setTimeout(() => this.#late(slot, r, "cancelled"), this.#graceMs);
+  }
+
+  /** The job did not stop in time: give its worker up and go on without it. */
+  #late(slot: Slot, r: Running, why: "deadline" | "cancelled"): void {
+    if (slot.running !== r) return;
+    this.#abandoned++;
+    this.#remove(slot);
+    slot.worker.unref();
+    void slot.worker.terminate().catch(() => {});
+    this.#settle(r);
+    const seconds = `${Number((this.#graceMs / 1000).toFixed(3))} s`;
+    r.reject(
+      why === "deadline"
+        ? new PoolJobError(
+          "deadline",
+          `did not finish within ${
+            Number(((r.job.timeoutMs ?? 0) / 1000).toFixed(3))
+          } s and could not be interrupted within ${seconds} more`,
+        )
+        : r.job.signal?.reason instanceof Error
+        ? r.job.signal.reason
+        : new PoolJobError("cancelled", `cancelled, and did not stop within ${seconds}`),
+    );
+    this.#dispatch();
+  }
+
+  #reply(slot: Slot, m: ReplyMessage): void {
+    const r = slot.running;
+    if (r === undefined || r.id !== m.id) return;
+    slot.running = undefined;
+    this.#settle(r);
+    if (m.retire) {
+      this.#retired++;
+      this.#remove(slot);
+      void slot.worker.terminate().catch(() => {});
+    } else slot.worker.unref();
+    if (m.ok) r.resolve(m.value);
+    else r.reject(errorFromWire(m.error));
+    this.#dispatch();
+  }
+
+  #lost(slot: Slot, why: string): void {
+    if (slot.gone) return;
+    this.#remove(slot);
+    const r = slot.running;
+    slot.running = undefined;
+    if (r !== undefined) {
+      this.#settle(r);
+      r.reject(new PoolJobError("crashed", `the job did not finish: ${why}`));
+    }
+    this.#dispatch();
+  }
+
+  #remove(slot: Slot): void {
+    slot.gone = true;
+    const at = this.#slots.indexOf(slot);
+    if (at >= 0) this.#slots.splice(at, 1);
+  }
+
+  #settle(r: Running): void {
+    if (r.timer !== undefined) clearTimeout(r.timer);
+    r.timer = undefined;
+    if (r.onAbort !== undefined) r.job.signal?.removeEventListener("abort", r.onAbort);
+  }
+}
+
+function cancelled(signal: AbortSignal): Error {
+  return signal.reason instanceof Error
+    ? signal.reason
+    : new PoolJobError("cancelled", "the job was cancelled");
+}
+
+let shared: WorkerPool | undefined;
+let sharedOptions: PoolOptions = {};
+
+/**
+ * The process's pool, started on first use: every executor that is not
+ * given a pool of its own runs here. Its workers are unreferenced while
+ * idle, so it never keeps the process alive.
+ *
+ * @returns the pool
+ * @example
+ * ```ts
+ * import { defaultPool } from "./pool.ts";
+ * defaultPool().size; // 4 unless configureDefaultPool() said otherwise
+ * ```
+ */
+export function defaultPool(): WorkerPool {
+  shared ??= new WorkerPool(sharedOptions);
+  return shared;
+}
+
+/**
+ * Sets the size and limits of the process's pool (`run --concurrency`,
+ * `--max-result-mb`). A pool already started with other options is closed
+ * once idle and replaced.
+ *
+ * @param options the pool's options
+ * @example
+ * ```ts
+ * import { configureDefaultPool, defaultPool } from "./pool.ts";
+ * configureDefaultPool({ size: 2 });
+ * defaultPool().size; // 2
+ * configureDefaultPool({});
+ * ```
+ */
+export function configureDefaultPool(options: PoolOptions): void {
+  sharedOptions = options;
+  const old = shared;
+  if (old === undefined) return;
+  if (
+    old.size === Math.max(1, Math.floor(options.size ?? 4)) &&
+    JSON.stringify(old.limits) === JSON.stringify(options.limits ?? DEFAULT_LIMITS)
+  ) return;
+  shared = undefined;
+  void old.close();
+}
+
+/**
+ * Closes the process's pool (the CLI does at the end of a command); the
+ * next use starts a new one.
+ *
+ * @example
+ * ```ts
+ * import { closeDefaultPool } from "./pool.ts";
+ * await closeDefaultPool();
+ * ```
+ */
+export async function closeDefaultPool(): Promise<void> {
+  const old = shared;
+  shared = undefined;
+  await old?.close();
+}
+
+/**
+ * The worker's module (`_worker_entry.js`, which loads worker.ts). In the
+ * compiled binary, modules live in Bun's embedded file system under
+ * `$bunfs/root/` (`B:/~BUN/root/` on Windows), named `[dir]/[name]-[hash].js`
+ * by tools/build.ts, which lists the worker among the entry points.
+ */
+function workerUrl(): URL | string {
+  const here = import.meta.url;
+  const root = /^(.*?[/\\](?:\$bunfs|~BUN)[/\\]root[/\\])/.exec(decodeURI(here))?.[1];
+  if (root === undefined) return new URL("./_worker_entry.js", here);
+  const dir = path.join(root.replace(/^file:\/\//, ""), "lib", "isolation");
+  const name = fs.readdirSync(dir).find((f) => /^_worker_entry(-[a-z0-9]+)?\.js$/.test(f));
+  if (name === undefined) throw new Error(`the binary has no worker module in ${dir}`);
+  return path.join(dir, name);
+}

@@ -1,0 +1,82 @@
+/**
+ * A pool worker's entry point (see pool.ts). It is a composition root, as
+ * cli.ts is for the process: nothing imports it, and it imports the
+ * services it can host from the rooms that define them, each only when a
+ * job first names it. One job at a time: the job's deadline and the main
+ * thread's cancel are what `JobContext.stopRequested()` reads.
+ *
+ * @module
+ */
+import { parentPort, workerData } from "node:worker_threads";
+import process from "node:process";
+import type { JobContext, Service, ServiceName } from "./service.ts";
+import { errorToWire, type JobMessage, type ReplyMessage, type WorkerStart } from "./_wire.ts";
+import { shareTempUsage } from "./temp_storage.ts";
+
+/** The services, by name: one line each. */
+const SERVICES: Record<ServiceName, () => Promise<{ readonly service: Service }>> = {
+  sqlite: () => import("../sqlite/pool_service.ts"),
+  counterexample: () => import("../counterexample/pool_service.ts"),
+};
+
+const start = workerData as WorkerStart;
+const cancel = new Int32Array(start.cancel);
+const loaded = new Map<ServiceName, Promise<Service>>();
+shareTempUsage(start.tempUsage, start.limits.tempBytes);
+
+// A rejection or a throw outside a job must not end the thread silently:
+// the job in flight (if any) answers with its own error; anything else is
+// only written down.
+process.on?.("unhandledRejection", (e: unknown) => {
+  process.stderr.write(`dbagenteval worker: unhandled rejection: ${String(e)}\n`);
+});
+
+function service(name: ServiceName): Promise<Service> {
+  let s = loaded.get(name);
+  if (s === undefined) {
+    const load = SERVICES[name];
+    if (load === undefined) return Promise.reject(new Error(`no service "${name}" in this worker`));
+    s = load().then((m) => m.service);
+    loaded.set(name, s);
+  }
+  return s;
+}
+
+async function runJob(m: JobMessage): Promise<ReplyMessage> {
+  let retire = false;
+  const deadline = m.timeoutMs === undefined ? Infinity : performance.now() + m.timeoutMs;
+  let reason: "deadline" | "cancelled" | undefined;
+  const job: JobContext = {
+    limits: start.limits,
+    deadline,
+    stopRequested(): boolean {
+      if (reason !== undefined) return true;
+      if (Atomics.load(cancel, 0) === m.id) reason = "cancelled";
+      else if (performance.now() > deadline) reason = "deadline";
+      return reason !== undefined;
+    },
+    stopReason: () => reason,
+    retire: () => {
+      retire = true;
+    },
+  };
+  try {
+    const value = await (await service(m.service)).run(m.op, m.args, job);
+    return { id: m.id, retire, ok: true, value };
+  } catch (e) {
+    // After a WebAssembly trap the engine's memory is in doubt.
+    if (e instanceof WebAssembly.RuntimeError) retire = true;
+    return { id: m.id, retire, ok: false, error: errorToWire(e) };
+  }
+}
+
+parentPort!.on("message", (m: JobMessage) => {
+  void runJob(m).then((reply) => {
+    try {
+      parentPort!.postMessage(reply);
+    } catch (e) {
+      // A value structured clone cannot copy: say so rather than go quiet.
+      parentPort!.postMessage({ id: m.id, retire: false, ok: false, error: errorToWire(e) });
+    }
+  });
+});

@@ -35,6 +35,11 @@ export interface JobMessage {
   readonly timeoutMs?: number | undefined;
 }
 
+/** Sent once by a worker when it can take jobs. */
+export interface ReadyMessage {
+  readonly ready: true;
+}
+
 /** A job's answer, worker to main thread. */
 export type ReplyMessage =
   & { readonly id: number; readonly retire: boolean }

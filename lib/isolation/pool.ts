@@ -44,7 +44,13 @@ import * as path from "node:path";
 import { Worker } from "node:worker_threads";
 import { PoolJobError } from "../errors.ts";
 import { DEFAULT_LIMITS, type EngineLimits, type ServiceName } from "./service.ts";
-import { errorFromWire, type JobMessage, type ReplyMessage, type WorkerStart } from "./_wire.ts";
+import {
+  errorFromWire,
+  type JobMessage,
+  type ReadyMessage,
+  type ReplyMessage,
+  type WorkerStart,
+} from "./_wire.ts";
 
 /**
  * How a pool runs.
@@ -139,6 +145,8 @@ interface Slot {
   readonly keys: string[];
   running: Running | undefined;
   gone: boolean;
+  /** The worker said it can take jobs: deadlines are counted from then. */
+  ready: boolean;
 }
 
 const KEYS_REMEMBERED = 16;
@@ -287,8 +295,14 @@ export class WorkerPool {
       keys: [],
       running: undefined,
       gone: false,
+      ready: false,
     };
-    worker.on("message", (m: ReplyMessage) => this.#reply(slot, m));
+    worker.on("message", (m: ReplyMessage | ReadyMessage) => {
+      if ("ready" in m) {
+        slot.ready = true;
+        if (slot.running !== undefined) this.#arm(slot, slot.running);
+      } else this.#reply(slot, m);
+    });
     worker.on("error", (e: Error) => this.#lost(slot, `its worker failed: ${e.message}`));
     worker.on("exit", (code: number) => this.#lost(slot, `its worker exited with code ${code}`));
     worker.unref();
@@ -314,8 +328,13 @@ export class WorkerPool {
     };
     slot.worker.ref();
     slot.worker.postMessage(message);
+    if (slot.ready) this.#arm(slot, r);
+  }
+
+  /** The deadline's watch on the main thread: the worker's own, plus the grace. */
+  #arm(slot: Slot, r: Running): void {
     const ms = r.job.timeoutMs;
-    if (ms !== undefined && Number.isFinite(ms)) {
+    if (ms !== undefined && Number.isFinite(ms) && r.timer === undefined) {
       r.timer = setTimeout(() => this.#late(slot, r, "deadline"), ms + this.#graceMs);
     }
   }
@@ -331,6 +350,13 @@ export class WorkerPool {
     const slot = this.#slots.find((s) => s.running === r);
     if (slot === undefined) return;
     Atomics.store(slot.cancel, 0, r.id);
+    if (!slot.ready) {
+      // The worker will see the cancel as it takes the job, and answer at
+      // once; until then the slot stays its.
+      this.#settle(r);
+      r.reject(cancelled(signal));
+      return;
+    }
     if (r.timer !== undefined) clearTimeout(r.timer);
     r.timer = setTimeout(() => this.#late(slot, r, "cancelled"), this.#graceMs);
   }

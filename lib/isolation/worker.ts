@@ -19,10 +19,11 @@ const SERVICES: Record<ServiceName, () => Promise<{ readonly service: Service }>
   counterexample: () => import("../counterexample/pool_service.ts"),
 };
 
-const start = workerData as WorkerStart;
-const cancel = new Int32Array(start.cancel);
+// Imported outside a worker (a docs test reads every module), it does nothing.
+const start = parentPort === null ? undefined : workerData as WorkerStart;
+const cancel = new Int32Array(start?.cancel ?? new SharedArrayBuffer(4));
 const loaded = new Map<ServiceName, Promise<Service>>();
-shareTempUsage(start.tempUsage, start.limits.tempBytes);
+if (start !== undefined) shareTempUsage(start.tempUsage, start.limits.tempBytes);
 
 // A rejection or a throw outside a job must not end the thread silently:
 // the job in flight (if any) answers with its own error; anything else is
@@ -47,7 +48,7 @@ async function runJob(m: JobMessage): Promise<ReplyMessage> {
   const deadline = m.timeoutMs === undefined ? Infinity : performance.now() + m.timeoutMs;
   let reason: "deadline" | "cancelled" | undefined;
   const job: JobContext = {
-    limits: start.limits,
+    limits: start!.limits,
     deadline,
     stopRequested(): boolean {
       if (reason !== undefined) return true;
@@ -70,13 +71,17 @@ async function runJob(m: JobMessage): Promise<ReplyMessage> {
   }
 }
 
-parentPort!.on("message", (m: JobMessage) => {
+const port = parentPort;
+port?.on("message", (m: JobMessage) => {
   void runJob(m).then((reply) => {
     try {
-      parentPort!.postMessage(reply);
+      port.postMessage(reply);
     } catch (e) {
       // A value structured clone cannot copy: say so rather than go quiet.
-      parentPort!.postMessage({ id: m.id, retire: false, ok: false, error: errorToWire(e) });
+      port.postMessage({ id: m.id, retire: false, ok: false, error: errorToWire(e) });
     }
   });
 });
+// The pool counts a job's deadline from here: starting a thread (and, under
+// `deno test`, type-checking it) can take longer than a short deadline.
+port?.postMessage({ ready: true });

@@ -12,6 +12,7 @@ import { parseSelector } from "../../selector/match.ts";
 import type { Expect, TestCase } from "./case.ts";
 import { nameList } from "./_json.ts";
 import { suggest } from "../../selector/_text.ts";
+import { STAGE_KINDS } from "./trace.ts";
 
 /** A step of a path into a case: a key or a list index. */
 export type PathKey = string | number;
@@ -143,6 +144,32 @@ function checkExpectDb(expect: Record<string, unknown>): void {
   }
 }
 
+/** The keys of expect that are not stage names. */
+const EXPECT_KEYS = ["rows", "db_change", "db_no_change", "db_unchanged"] as const;
+
+/**
+ * Any other key of expect names a stage, which only the run can look up; a
+ * key one typo from `rows` or a db_ key, or a stage kind misspelled (a
+ * letter changed, dropped or two swapped: `exectue`), is a mistake `validate`
+ * can name. A longer name than a kind (`router`, `executor`) is a stage name
+ * of the user's own.
+ */
+function checkExpectKeys(expect: Record<string, unknown>): void {
+  for (const key of Object.keys(expect)) {
+    if ((EXPECT_KEYS as readonly string[]).includes(key)) continue;
+    const near = suggest(key, EXPECT_KEYS) ??
+      STAGE_KINDS.find((k) => k !== key && k.length >= key.length && suggest(key, [k]) === k);
+    if (near === undefined) continue;
+    throw new CaseProblem(
+      ["expect", key],
+      `expect.${key}: did you mean "${near}"? expect takes ${
+        EXPECT_KEYS.join(", ")
+      }, or a stage's name (${STAGE_KINDS.join(", ")}, or the name your trace gives it)`,
+      true,
+    );
+  }
+}
+
 /** Validates one case and fills the defaults; the id may still be missing. */
 export function readCase(raw: unknown): Omit<TestCase, "id"> & { id?: string } {
   checkCase(raw);
@@ -185,6 +212,7 @@ function checkCase(raw: unknown): void {
   }
   const c = parsed.output;
   if (c.expect !== undefined && "rows" in c.expect) checkExpectRows(c.expect["rows"]);
+  if (c.expect !== undefined) checkExpectKeys(c.expect);
   if (c.expect !== undefined) checkExpectDb(c.expect);
 }
 

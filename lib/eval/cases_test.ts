@@ -110,6 +110,24 @@ describe("parseCases()", () => {
       "c.yaml:2: expect must be a mapping, e.g. expect: {rows: [{total: 2}]}",
     ],
     [
+      "names rows for a key of expect one typo from it (row), at the key's line",
+      "c.yaml",
+      "- question: Q\n  expect:\n    row: [{n: 1}]\n",
+      `c.yaml:3: expect.row: did you mean "rows"? expect takes rows, db_change, db_no_change, db_unchanged, or a stage's name (route, plan, retrieve, generate, execute, answer, or the name your trace gives it)`,
+    ],
+    [
+      "names the stage kind a key of expect misspells (exectue)",
+      "c.json",
+      '[{"question": "Q", "expect": {"exectue": 1}}]',
+      `c.json:1: expect.exectue: did you mean "execute"? expect takes rows, db_change, db_no_change, db_unchanged, or a stage's name (route, plan, retrieve, generate, execute, answer, or the name your trace gives it)`,
+    ],
+    [
+      "names db_change for db_chnage",
+      "c.yaml",
+      "- question: Q\n  expect:\n    db_chnage: {}\n",
+      `c.yaml:3: expect.db_chnage: did you mean "db_change"? expect takes rows, db_change, db_no_change, db_unchanged, or a stage's name (route, plan, retrieve, generate, execute, answer, or the name your trace gives it)`,
+    ],
+    [
       "refuses rows that are not objects, at the row's line",
       "c.yaml",
       "- question: Q\n  expect:\n    rows:\n      - [1, 2]\n      - 3\n",
@@ -348,6 +366,15 @@ describe("parseCases()", () => {
       "c.yaml",
     );
     assert.deepEqual(c?.expect, { classify: "data_question", retrieve: ["status"] });
+  });
+
+  it("parseCases() keeps stage names of the user's own that are longer than a kind or far from one", () => {
+    const names = ["router", "executor", "plans", "answers", "view", "rowcount", "sql"];
+    const [c] = parseCases(
+      JSON.stringify([{ question: "Q", expect: Object.fromEntries(names.map((n) => [n, 1])) }]),
+      "c.json",
+    );
+    assert.deepEqual(Object.keys(c?.expect ?? {}), names);
   });
 });
 

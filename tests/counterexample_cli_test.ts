@@ -176,6 +176,15 @@ describe("dbagenteval counterexample", () => {
       /FAIL {2}customers-in-india\n {6}generate \/ counterexample: right only on this data/,
     );
     assert.match(r.stdout, /PASS {2}my-customers\n/);
+    // No --json, --md or --html to keep the database's script: it is printed.
+    assert.match(
+      r.stdout,
+      /; the script that builds it is kept by --json \(counterexample\.database_sql\), --md and --html\n/,
+    );
+    assert.match(
+      r.stdout,
+      /\ncounterexample databases \(--json, --md or --html keeps them\):\n-- customers-in-india\n(CREATE TABLE|PRAGMA)/,
+    );
   });
 
   it("run --counterexamples without --db is a usage error", () => {

@@ -126,12 +126,18 @@ function withoutJson(options: RunOptions): RunOptions {
   return rest;
 }
 
-/** Counts the cases the counterexample search could not look at. */
-function notSearchedCounter(
+/**
+ * What the counterexample search did beside the checks: the cases it could
+ * not look at, and, for a run that writes no file to keep them in (no --json,
+ * --md or --html), the script of each database it found.
+ */
+function counterexampleNotes(
   cases: () => readonly TestCase[],
-): { add(c: CaseResult): void; line(): string | undefined } {
+  keepScripts: boolean,
+): { add(c: CaseResult): void; lines(): string[] } {
   let byId: Map<string, TestCase> | undefined;
   let n = 0;
+  const scripts = new Map<string, string>();
   return {
     add(c: CaseResult): void {
       // Built on first use: only --counterexamples counts.
@@ -142,11 +148,22 @@ function notSearchedCounter(
         return;
       }
       if (searchableQueries(trace, testCase) === undefined) n++;
+      const found = c.checks.find((r) => r.counterexample !== undefined)?.counterexample;
+      if (keepScripts && found !== undefined) scripts.set(c.id, found.database_sql);
     },
-    line: () =>
-      n === 0
-        ? undefined
-        : `counterexample search: ${n} case(s) not searched (no reference_sql, or the agent gave no SQL)`,
+    lines: () => [
+      ...(n === 0 ? [] : [
+        `counterexample search: ${n} case(s) not searched (no reference_sql, or the agent gave no SQL)`,
+      ]),
+      // In the cases' order, whatever order they finished in.
+      ...(scripts.size === 0 ? [] : [
+        "counterexample databases (--json, --md or --html keeps them):",
+        ...[...(byId ?? new Map()).keys()].flatMap((id) => {
+          const sql = scripts.get(id);
+          return sql === undefined ? [] : [`-- ${id}`, sql];
+        }),
+      ]),
+    ],
   };
 }
 
@@ -365,7 +382,11 @@ export async function runCommand(file: string | undefined, options: RunOptions):
         },
       }),
     };
-    const notSearched = notSearchedCounter(held);
+    const outputs = reportOutputs(options);
+    const notSearched = counterexampleNotes(
+      held,
+      [outputs["--json"], outputs["--md"], outputs["--html"]].every((o) => o === undefined),
+    );
     let scored: Awaited<ReturnType<RunScores["score"]>> | undefined;
     const scoreRun = () =>
       runScores?.score({
@@ -461,8 +482,9 @@ export async function runCommand(file: string | undefined, options: RunOptions):
         } case(s) not run\n`,
       );
     }
-    const notSearchedText = counterexamples === undefined ? undefined : notSearched.line();
-    if (notSearchedText !== undefined) human.write(`${notSearchedText}\n`);
+    if (counterexamples !== undefined) {
+      for (const line of notSearched.lines()) human.write(`${line}\n`);
+    }
     if (scored !== undefined) human.write(`${scored.lines.join("\n")}\n`);
     // What a run cost goes beside stdout.
     if (options.verbose === true) {

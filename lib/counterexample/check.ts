@@ -124,7 +124,7 @@ export class CounterexampleCheck extends Check {
       rowsText(evidence.reference_rows)
     } and the agent's SQL ${
       rowsText(evidence.candidate_rows)
-    }; the script is in the run file (counterexample.database_sql) and the Markdown report`;
+    }; the script that builds it is kept by --json (counterexample.database_sql), --md and --html`;
     return [{ ...this.result(stage, FAIL, detail), counterexample: evidence }];
   }
 }

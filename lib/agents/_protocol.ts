@@ -10,6 +10,7 @@ import * as v from "valibot";
 import { AgentError } from "../errors.ts";
 import type { AgentContext } from "../eval/agent.ts";
 import { STAGE_KINDS } from "../eval/trace.ts";
+import { decodeValue, parseExactJson } from "../sqlite/value_json.ts";
 
 /** The request for one case, as sent on the wire. */
 export interface AgentRequest {
@@ -43,33 +44,65 @@ export function agentRequest(question: string, context: AgentContext): AgentRequ
   };
 }
 
-/** The source text of a JSON integer, signed. */
-const INTEGER = /^-?\d+$/;
-
-/** What JSON.parse passes a reviver beside the value (Deno 2 and Bun have it). */
-type ReviverContext = { readonly source?: string } | undefined;
-
 /**
  * Parses a reply's JSON text with integers beyond 2^53 kept exact, as
  * bigints: `JSON.parse` alone rounds 9007199254740993 to ...992, which would
  * make an agent in Python or Go that returns the exact count FAIL and one
  * off by one PASS. Other numbers are JavaScript numbers as usual (a bigint
- * for every integer would change what `output` holds for no gain).
+ * for every integer would change what `output` holds for no gain). Values
+ * in rows are decoded later, by {@link readReply}.
  *
  * @param text the reply line or body
  * @returns the value
  * @throws {SyntaxError} when the text is not JSON
  */
 export function parseReplyJson(text: string): unknown {
-  // Only an integer of 16 digits or more can be past 2^53: text without such
-  // a run (nearly every reply) is parsed without a reviver call per value.
-  if (!/\d{16}/.test(text)) return JSON.parse(text);
-  const reviver = (_key: string, value: unknown, context: ReviverContext): unknown =>
-    typeof value === "number" && !Number.isSafeInteger(value) &&
-      context?.source !== undefined && INTEGER.test(context.source)
-      ? BigInt(context.source)
-      : value;
-  return JSON.parse(text, reviver as (key: string, value: unknown) => unknown);
+  return parseExactJson(text);
+}
+
+/**
+ * Why a reply that is not JSON is not, when the reason is one a user can
+ * act on: Python's `json.dumps` writes `NaN`, `Infinity` and `-Infinity`
+ * for those floats, which JSON has no word for.
+ *
+ * @param text a reply that JSON.parse refused
+ * @returns the hint, or undefined when the text is not JSON for another reason
+ */
+export function nonJsonNumberHint(text: string): string | undefined {
+  const found: { at: number; word: string }[] = [];
+  const word = /-?(?:NaN|Infinity)/y;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (c === '"') {
+      for (i++; i < text.length && text[i] !== '"'; i++) if (text[i] === "\\") i++;
+      continue;
+    }
+    if (c !== "N" && c !== "I" && c !== "-") continue;
+    word.lastIndex = i;
+    const m = word.exec(text);
+    if (m === null) continue;
+    found.push({ at: i, word: m[0] });
+    i += m[0].length - 1;
+  }
+  if (found.length === 0) return undefined;
+  let fixed = "";
+  let from = 0;
+  for (const f of found) {
+    fixed += `${text.slice(from, f.at)}null`;
+    from = f.at + f.word.length;
+  }
+  try {
+    JSON.parse(fixed + text.slice(from));
+  } catch {
+    return undefined;
+  }
+  const first = found[0]!.word;
+  const python = first.replace("Infinity", "inf").replace("NaN", "nan");
+  const instead = first === "NaN"
+    ? 'send null instead (SQLite stores NaN as NULL), or {"$real": "NaN"}'
+    : `send {"$real": "${first}"} instead`;
+  return `the agent's reply holds ${first}, which is not JSON (Python's json.dumps writes it for ` +
+    `float("${python}")): ${instead}; json.dumps(reply, allow_nan=False) shows where it comes from`;
 }
 
 const text = v.nullish(v.string());
@@ -168,7 +201,63 @@ export function readReply(json: unknown, id: string): Record<string, unknown> {
         "reply to each request with its id, one reply per request, in order",
     );
   }
+  const stages = rest["stages"];
+  if (Array.isArray(stages)) {
+    if (stages.length === 0) {
+      throw new AgentError(
+        'the agent\'s reply has no stages: give at least one, e.g. {"kind": "execute", ' +
+          '"columns": [...], "rows": [...]}, or reply in the simple form (sql, rows, answer)',
+      );
+    }
+    stages.forEach((stage: Record<string, unknown>, i) =>
+      readRows(stage, `reply.stages[${i}]`, "the stage")
+    );
+  } else {
+    if (SIMPLE_FIELDS.every((k) => rest[k] === undefined || rest[k] === null)) {
+      throw new AgentError(
+        "the agent's reply has no sql, rows, answer or error (each is missing or null): reply " +
+          'with the rows your SQL returned in "rows", the SQL in "sql" (the harness runs it), ' +
+          'the answer text in "answer", or what went wrong in "error"',
+      );
+    }
+    readRows(rest, "reply", "the reply");
+  }
   return rest;
+}
+
+const SIMPLE_FIELDS = ["sql", "rows", "answer", "error"] as const;
+
+/**
+ * Checks that value lists come with their column names, and decodes the
+ * rows' values in place (`{"$blob": "AP8Q"}` becomes the bytes:
+ * lib/sqlite/value_json.ts). An own "__proto__" column stays an own
+ * property: assigning to it sets that property, not the prototype.
+ */
+function readRows(holder: Record<string, unknown>, at: string, what: string): void {
+  const rows = holder["rows"];
+  if (rows === null || rows === undefined) return;
+  const list = Array.isArray(rows) ? rows : (rows as { rows: unknown[][] }).rows;
+  if (Array.isArray(rows) && Array.isArray(rows[0]) && (holder["columns"] ?? null) === null) {
+    throw new AgentError(
+      `${at}.rows[0] is a list of values and ${what} has no "columns": add "columns" beside ` +
+        '"rows" with the column names (e.g. "columns": ["name", "total"], the names in ' +
+        "Python's cursor.description), or send each row as an object",
+    );
+  }
+  for (const row of list as (unknown[] | Record<string, unknown>)[]) {
+    if (Array.isArray(row)) {
+      for (let i = 0; i < row.length; i++) row[i] = decoded(row[i]);
+      continue;
+    }
+    for (const key of Object.keys(row)) {
+      const value = row[key];
+      if (value !== null && typeof value === "object") row[key] = decoded(value);
+    }
+  }
+}
+
+function decoded(value: unknown): unknown {
+  return value !== null && typeof value === "object" ? decodeValue(value) : value;
 }
 
 /**

@@ -16,7 +16,7 @@ import { AgentError, UsageError } from "../errors.ts";
 import type { AgentContext } from "../eval/agent.ts";
 import { AgentProcess, type AgentProcessOptions } from "./_agent_process.ts";
 import { ProcessPool } from "./_process_pool.ts";
-import { agentRequest, clip, parseReplyJson, readReply } from "./_protocol.ts";
+import { agentRequest, clip, nonJsonNumberHint, parseReplyJson, readReply } from "./_protocol.ts";
 import { missingScript } from "./_missing_script.ts";
 import { splitCommand } from "./_split_command.ts";
 import type { ClosableAgent } from "./types.ts";
@@ -124,6 +124,9 @@ export async function commandAgent(options: CommandAgentOptions): Promise<Closab
       try {
         json = parseReplyJson(line);
       } catch {
+        // A reply with Python's NaN is still one reply per request: in step.
+        const hint = nonJsonNumberHint(line);
+        if (hint !== undefined) throw worker.failure(hint);
         // Out of step: its next line may answer this request.
         throw await worker.killFor(
           `the agent wrote a line that is not JSON: ${JSON.stringify(clip(line))}; ` +

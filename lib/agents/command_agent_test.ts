@@ -53,6 +53,15 @@ for line in sys.stdin:
     elif q == "unknown field":
         print(json.dumps({"id": request["id"], "anwser": "typo"}), flush=True)
         continue
+    elif q == "nan":
+        print(json.dumps({"id": request["id"], "rows": [{"n": float("nan")}]}), flush=True)
+        continue
+    elif q == "tuples":
+        print(json.dumps({"id": request["id"], "rows": [(1, 2)]}), flush=True)
+        continue
+    elif q == "all null":
+        print(json.dumps({"id": request["id"], "sql": None, "rows": None, "answer": None}), flush=True)
+        continue
     reply = {"id": request["id"], "answer": json.dumps(request["context"], sort_keys=True)}
     print(json.dumps(reply), flush=True)
 `,
@@ -95,6 +104,9 @@ describe("commandAgent()", { skip: needs("python3") }, () => {
         ["hang", /timed out after 4 s: the agent did not finish[^]*thinking about hang/],
         ["bad field", /reply\.rows: expected a list of objects/],
         ["unknown field", /reply\.anwser: unknown field/],
+        ["nan", /reply holds NaN, which is not JSON \(Python's json\.dumps .*send null instead/],
+        ["tuples", /^reply\.rows\[0\] is a list of values and the reply has no "columns"/],
+        ["all null", /^the agent's reply has no sql, rows, answer or error .*in "rows"/],
       ];
       try {
         // Each fault is followed by a good case on the same (only) worker.

@@ -11,7 +11,7 @@
 import { AgentError, UsageError } from "../errors.ts";
 import type { AgentContext } from "../eval/agent.ts";
 import { postWithRetries } from "../http/retry.ts";
-import { agentRequest, clip, parseReplyJson, readReply } from "./_protocol.ts";
+import { agentRequest, clip, nonJsonNumberHint, parseReplyJson, readReply } from "./_protocol.ts";
 import type { ClosableAgent } from "./types.ts";
 
 /**
@@ -120,6 +120,8 @@ export function httpAgent(options: HttpAgentOptions): ClosableAgent {
     try {
       json = parseReplyJson(outcome.text);
     } catch {
+      const hint = nonJsonNumberHint(outcome.text);
+      if (hint !== undefined) throw new AgentError(hint);
       throw new AgentError(
         `the agent at ${shown} answered ${outcome.statusLine} with a body that is not JSON: ` +
           `${

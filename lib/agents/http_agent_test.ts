@@ -24,6 +24,13 @@ const SCRIPTS: Record<
     { status: 500, body: "db down" },
   ],
   "not json": [{ status: 200, body: "<html>hello</html>" }],
+  // What Python's json.dumps writes for float("nan") and for tuples.
+  "nan": [{ status: 200, body: '{"id": "nan", "rows": [{"n": NaN}]}' }],
+  "tuples": [{ status: 200, body: '{"id": "tuples", "rows": [[1, 2]]}' }],
+  "all null": [{
+    status: 200,
+    body: '{"id": "all-null", "sql": null, "rows": null, "answer": null}',
+  }],
 };
 const attempts = new Map<string, number>();
 const seen: { headers: http.IncomingHttpHeaders; body: unknown }[] = [];
@@ -77,6 +84,12 @@ describe("httpAgent()", () => {
     ["always 500", /kept failing \(500 Internal Server Error: db down\) after 3 attempts/],
     ["not json", /a body that is not JSON: "<html>hello<\/html>"/],
     ["hang", /timed out after 0\.3 s: the agent did not finish/],
+    ["nan", /reply holds NaN, which is not JSON \(Python's json\.dumps .*send null instead/],
+    [
+      "tuples",
+      /^reply\.rows\[0\] is a list of values and the reply has no "columns": add "columns"/,
+    ],
+    ["all null", /^the agent's reply has no sql, rows, answer or error .*in "rows"/],
   ];
   for (const [question, message] of errors) {
     it(`makes "${question}" an ERROR for its case`, async () => {

@@ -283,6 +283,7 @@ export {
   type RunFileStage,
   toRunFile,
 } from "./lib/eval/run_file.ts";
+export { runFileJson } from "./lib/eval/run_file_json.ts";
 export { diffRuns, type RunChange, RunDiff, type RunEntry } from "./lib/eval/run_diff.ts";
 export { markdownReport } from "./lib/eval/report_md.ts";
 export { junitReport } from "./lib/eval/report_junit.ts";

@@ -11,6 +11,7 @@ import process from "node:process";
 import { UsageError } from "../errors.ts";
 import { checkOutputs, humanStream, writeOutput } from "./_output.ts";
 import type { RunFile } from "../eval/run_file.ts";
+import { runFileJson } from "../eval/run_file_json.ts";
 import { markdownReport } from "../eval/report_md.ts";
 import { junitReport } from "../eval/report_junit.ts";
 import { htmlReport } from "../eval/report_html.ts";
@@ -111,7 +112,7 @@ export function writeGithub(run: RunFile, options: ReportOptions = {}): void {
  * @param options the report options
  */
 export function writeReports(run: RunFile, options: ReportOptions): void {
-  if (options.json !== undefined) writeOutput("--json", options.json, JSON.stringify(run, null, 2));
+  if (options.json !== undefined) writeOutput("--json", options.json, runFileJson(run, 2));
   if (options.md !== undefined) writeOutput("--md", options.md, markdownReport(run));
   if (options.junit !== undefined) writeOutput("--junit", options.junit, junitReport(run));
   if (options.html !== undefined) writeOutput("--html", options.html, htmlReport(run));

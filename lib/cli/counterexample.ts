@@ -9,6 +9,7 @@ import { checkOutputs } from "./_output.ts";
 import process from "node:process";
 import { UsageError } from "../errors.ts";
 import { databaseName } from "../databases/database_name.ts";
+import { valueReplacer } from "../sqlite/value_json.ts";
 import {
   changesText,
   type Counterexample,
@@ -36,7 +37,7 @@ export interface CounterexampleCommandOptions {
  * rows, same, changed, added, removed against the given database).
  *
  * @param r the search's result
- * @returns a JSON-safe object
+ * @returns the document, rows with their values (write it with valueReplacer, as the run file is)
  */
 export function counterexampleJson(r: Counterexample): Record<string, unknown> {
   return {
@@ -44,8 +45,8 @@ export function counterexampleJson(r: Counterexample): Record<string, unknown> {
     ...(r.found
       ? {
         database_sql: r.databaseSql,
-        reference_rows: rowsAsJson(r.referenceRows ?? []),
-        candidate_rows: rowsAsJson(r.candidateRows ?? []),
+        reference_rows: (r.referenceRows ?? []).map((row) => ({ ...row })),
+        candidate_rows: (r.candidateRows ?? []).map((row) => ({ ...row })),
         changes: r.changes,
         strategy: r.strategy,
       }
@@ -110,7 +111,7 @@ export async function counterexampleCommand(
     budget: options.budget,
     timeLimit: options.timeLimit,
   });
-  const json = `${JSON.stringify(counterexampleJson(result), null, 2)}\n`;
+  const json = `${JSON.stringify(counterexampleJson(result), valueReplacer, 2)}\n`;
   if (options.json === "-") process.stdout.write(json);
   else {
     process.stdout.write(counterexampleText(result, databaseName(options.db)));

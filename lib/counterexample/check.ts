@@ -7,7 +7,6 @@
  * @module
  */
 import { findCounterexample } from "./search.ts";
-import { rowsAsJson } from "./render.ts";
 import {
   Check,
   type CheckContext,
@@ -115,8 +114,9 @@ export class CounterexampleCheck extends Check {
     const rows = (found.changes ?? []).reduce((n, c) => n + c.rows, 0);
     const evidence: CounterexampleFinding = {
       database_sql: found.databaseSql!,
-      reference_rows: rowsAsJson(found.referenceRows ?? []),
-      candidate_rows: rowsAsJson(found.candidateRows ?? []),
+      // The values as they are: the run file writes them exactly.
+      reference_rows: (found.referenceRows ?? []).map((row) => ({ ...row })),
+      candidate_rows: (found.candidateRows ?? []).map((row) => ({ ...row })),
       tried: found.tried,
       seed: found.seed,
     };

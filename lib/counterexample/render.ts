@@ -159,8 +159,9 @@ export function changesText(changes: readonly TableChange[]): string[] {
 }
 
 /**
- * Rows as JSON-safe objects, as the run file keeps rows: integers beyond
- * 2^53 as text, BLOBs as `x'00ff'` text.
+ * Rows as JSON-safe objects for people to read (the `counterexample` text
+ * output): integers beyond 2^53 as text, BLOBs as `x'00ff'` text. Files
+ * keep the values themselves (lib/sqlite/value_json.ts).
  *
  * @param rows the rows
  * @returns plain objects

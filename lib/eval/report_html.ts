@@ -16,6 +16,7 @@ import { caseProblems } from "./suite.ts";
 import type { RunFile, RunFileCase } from "./run_file.ts";
 import { PAGE_SCRIPT, PAGE_STYLE } from "./_report_html_page.ts";
 import { errorSummary } from "./_error_stage.ts";
+import { sqlLiteral } from "../sqlite/sql_text.ts";
 
 function esc(text: string): string {
   return wellFormed(text).replaceAll("&", "&amp;").replaceAll("<", "&lt;").replaceAll(">", "&gt;")
@@ -32,10 +33,18 @@ function wellFormed(text: string): string {
 
 /**
  * JSON that is safe inside a <script> element (no `</script>`, no `<!--`),
- * with every string well-formed.
+ * with every string well-formed, and the values of rows as the page shows
+ * them: a bigint by its digits, a BLOB as `x'00ff'`, NaN and the
+ * infinities by name.
  */
 function scriptJson(value: unknown): string {
-  return JSON.stringify(value, (_key, v: unknown) => typeof v === "string" ? wellFormed(v) : v)
+  return JSON.stringify(value, (_key, v: unknown) => {
+    if (typeof v === "string") return wellFormed(v);
+    if (typeof v === "bigint") return v.toString();
+    if (v instanceof Uint8Array) return sqlLiteral(v);
+    if (typeof v === "number" && !Number.isFinite(v)) return String(v);
+    return v;
+  })
     .replaceAll("<", "\\u003c").replaceAll("\u2028", "\\u2028").replaceAll("\u2029", "\\u2029");
 }
 

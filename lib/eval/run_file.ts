@@ -11,9 +11,10 @@ import { UsageError } from "../errors.ts";
 import { VERSION } from "../version.ts";
 import { jsonText } from "./_json.ts";
 import { diffToJson } from "../diff/json.ts";
+import { decodeRunFileRows, runFileRows } from "./run_file_json.ts";
 import type { CheckResult, CounterexampleFinding, Status } from "./check.ts";
 import type { CaseResult, SuiteResult } from "./suite.ts";
-import type { Row, Stage } from "./trace.ts";
+import type { Stage } from "./trace.ts";
 import { readPartialRun } from "./run_stream.ts";
 
 /**
@@ -117,8 +118,8 @@ export interface RunFileCase {
 }
 
 /**
- * One stage of a case's trace in a run file. Values the JSON form cannot
- * hold are made JSON-safe: a bigint becomes a number, a BLOB `x'00ff'`.
+ * One stage of a case's trace in a run file. Its rows keep SQLite values as
+ * they are (a bigint, a BLOB's bytes); `runFileJson` (run_file_json.ts) writes them.
  *
  * @example
  * ```ts
@@ -239,10 +240,11 @@ export interface RunFileScore {
  * @example
  * ```ts
  * import { parseRunFile, type RunFile, toRunFile } from "./run_file.ts";
+ * import { runFileJson } from "./run_file_json.ts";
  * import { runSuite } from "./suite.ts";
  * import { defineCase } from "./cases.ts";
  * const result = await runSuite([defineCase({ id: "a", question: "Hi?" })], () => "Hello");
- * const json = JSON.stringify(toRunFile(result)); // what `run --json` saves
+ * const json = runFileJson(toRunFile(result)); // what `run --json` saves
  * const run: RunFile = parseRunFile(json, "run.json");
  * run.format; // "dbagenteval-run"
  * run.totals; // { total: 1, passed: 1, failed: 0, errors: 0, skipped: 0 }
@@ -310,14 +312,15 @@ function text(value: unknown): string | null {
  *
  * @param result what runSuite returned
  * @param createdAt the time stamp to record; now by default
- * @returns the run file; write it with `JSON.stringify(file, null, 2)`
+ * @returns the run file; write it with `runFileJson` (run_file_json.ts)
  * @example
  * ```ts
  * import { toRunFile } from "./run_file.ts";
+ * import { runFileJson } from "./run_file_json.ts";
  * import { runSuite } from "./suite.ts";
  * import { defineCase } from "./cases.ts";
  * const result = await runSuite([defineCase({ question: "Q" })], () => "an answer");
- * JSON.stringify(toRunFile(result), null, 2);
+ * runFileJson(toRunFile(result), 2);
  * ```
  */
 export function toRunFile(result: SuiteResult, createdAt: Date = new Date()): RunFile {
@@ -408,7 +411,9 @@ function caseOf(c: CaseResult): RunFileCase {
     ...counterexampleOf(c.checks),
     ...(c.line !== undefined ? { line: c.line } : {}),
     ...(trace !== undefined ? { trace: trace.stages.map(stageOf) } : {}),
-    ...(reference !== undefined ? { reference_rows: safeRows(reference) } : {}),
+    ...(reference !== undefined
+      ? { reference_rows: runFileRows(reference.slice(0, RUN_FILE_MAX_ROWS)) }
+      : {}),
     ...(reference !== undefined && c.scorecard.referenceColumns !== undefined
       ? { reference_columns: [...c.scorecard.referenceColumns] }
       : {}),
@@ -422,16 +427,12 @@ function caseOf(c: CaseResult): RunFileCase {
   };
 }
 
-function safeRows(rows: readonly Row[]): Record<string, unknown>[] {
-  return JSON.parse(jsonText(rows.slice(0, RUN_FILE_MAX_ROWS))) as Record<string, unknown>[];
-}
-
 function stageOf(s: Stage): RunFileStage {
   return {
     kind: s.kind,
     name: s.name,
     output: text(s.output),
-    ...(s.rows !== undefined ? { rows: safeRows(s.rows) } : {}),
+    ...(s.rows !== undefined ? { rows: runFileRows(s.rows.slice(0, RUN_FILE_MAX_ROWS)) } : {}),
     ...(s.rows !== undefined && s.columns !== undefined ? { columns: [...s.columns] } : {}),
     ...(s.rows !== undefined && s.rows.length > RUN_FILE_MAX_ROWS
       ? { row_count: s.rows.length }
@@ -566,10 +567,11 @@ function bad(file: string, why: string): UsageError {
  * @example
  * ```ts
  * import { parseRunFile, toRunFile } from "./run_file.ts";
+ * import { runFileJson } from "./run_file_json.ts";
  * import { runSuite } from "./suite.ts";
  * import { defineCase } from "./cases.ts";
  * const result = await runSuite([defineCase({ question: "Q" })], () => "an answer");
- * parseRunFile(JSON.stringify(toRunFile(result)), "run.json").totals.total; // 1
+ * parseRunFile(runFileJson(toRunFile(result)), "run.json").totals.total; // 1
  * // parseRunFile("{}", "before.json") throws: before.json: not a dbagenteval run file (...)
  * ```
  */
@@ -610,6 +612,7 @@ export function parseRunFile(text: string, fileName: string): RunFile {
   for (const c of parsed.output.cases) {
     if (seen.has(c.id)) throw bad(fileName, `case id "${c.id}" appears twice`);
     seen.add(c.id);
+    decodeRunFileRows(c as RunFileCase);
   }
   return parsed.output as RunFile;
 }
@@ -626,11 +629,12 @@ export function parseRunFile(text: string, fileName: string): RunFile {
  * import * as os from "node:os";
  * import * as path from "node:path";
  * import { readRunFile, toRunFile } from "./run_file.ts";
+ * import { runFileJson } from "./run_file_json.ts";
  * import { runSuite } from "./suite.ts";
  * import { defineCase } from "./cases.ts";
  * const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "run-")), "before.json");
  * const result = await runSuite([defineCase({ question: "Q" })], () => "an answer");
- * fs.writeFileSync(file, JSON.stringify(toRunFile(result), null, 2));
+ * fs.writeFileSync(file, runFileJson(toRunFile(result), 2));
  * (await readRunFile(file)).totals.total; // 1
  * ```
  */

@@ -20,6 +20,7 @@
 import * as fs from "node:fs";
 import { UsageError } from "../errors.ts";
 import type { RunFile, RunFileCase } from "./run_file.ts";
+import { runFileJson } from "./run_file_json.ts";
 
 /** The fields of a run file that come before its cases. */
 export type RunFileHeader = Omit<
@@ -94,7 +95,7 @@ export class RunFileWriter {
    */
   add(index: number, c: RunFileCase | string): void {
     if (this.#closed) return; // stopped (Ctrl-C): the file ends where it was
-    const json = typeof c === "string" ? c : JSON.stringify(c);
+    const json = typeof c === "string" ? c : runFileJson(c);
     if (index === this.#next && this.#waiting.size === 0) {
       // The usual case: the next line, with none waiting for it.
       this.#line(json);

@@ -101,7 +101,9 @@ export async function serveModuleAgent(options: ModuleHostOptions): Promise<void
     };
     void answer(agent, request).then((reply) => send({ id: request.id, ...reply }));
   });
-  lines.on("close", () => exit(0));
+  // What the agent wrote to stderr reaches the run first: under Bun a
+  // write to a pipe may still be queued, and exit() would drop it.
+  lines.on("close", () => stderrWrite("", () => stdoutWrite("", () => exit(0))));
 }
 
 async function answer(

@@ -28,6 +28,16 @@ describe("dbagenteval usage errors and help", () => {
       ["db", "dif"],
       "error: unknown command 'dif' (Did you mean diff?) (run dbagenteval db --help for usage)\n",
     ],
+    [
+      "names the command help does not know, as for the command itself",
+      ["help", "nonsense"],
+      "error: unknown command 'nonsense' (run dbagenteval --help for usage)\n",
+    ],
+    [
+      "names the subcommand help does not know, with a did-you-mean",
+      ["help", "db", "dif"],
+      "error: unknown command 'dif' (Did you mean diff?) (run dbagenteval db --help for usage)\n",
+    ],
   ];
   for (const [name, args, stderr] of errors) {
     it(`${name}, exit 2`, () => {

@@ -66,7 +66,7 @@ describe("dbagenteval run --agent-db", () => {
     assert.equal(r.code, 2);
     assert.equal(
       r.stdout + r.stderr,
-      `${bad}:7: expect.db_change.rows.changed.where[0].role: unknown operator "$inn"; did you mean "$in"?\n`,
+      `error: ${bad}:7: expect.db_change.rows.changed.where[0].role: unknown operator "$inn"; did you mean "$in"?\n`,
     );
   });
 });

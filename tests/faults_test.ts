@@ -18,6 +18,7 @@ import process from "node:process";
 import { cliCommand, ROOT } from "./cli.ts";
 import { makeDb, snapshotDir, tempDir } from "./fixtures.ts";
 import { processesMatching } from "./_process_table.ts";
+import { needs, type SystemToolName } from "./system_packages.ts";
 
 const dir = tempDir("dbagenteval-faults-");
 after(() => dir.cleanup());
@@ -46,6 +47,8 @@ interface FaultCase {
   readonly warns?: RegExp;
   /** Files the run must have written in the case's `../out` folder. */
   readonly writes?: readonly string[];
+  /** The tools it needs beside the CLI (it is skipped, with one line, without them). */
+  readonly needs?: readonly SystemToolName[];
 }
 
 const CASES = `- id: one
@@ -119,21 +122,25 @@ const cases: FaultCase[] = [
   // Special files: opening a FIFO for reading waits for a writer.
   {
     name: "db info on a FIFO",
+    needs: ["mkfifo"],
     args: (i) => ["db", "info", i.fifo("p.db")],
     says: /"p\.db": it is a FIFO/,
   },
   {
     name: "db diff with a FIFO after",
+    needs: ["mkfifo"],
     args: (i) => ["db", "diff", i.db("a.db", SQL), i.fifo("p.db")],
     says: /"p\.db": it is a FIFO/,
   },
   {
     name: "db diff with a FIFO before",
+    needs: ["mkfifo"],
     args: (i) => ["db", "diff", i.fifo("p.db"), i.db("a.db", SQL)],
     says: /"p\.db": it is a FIFO/,
   },
   {
     name: "db info with a FIFO -wal beside a good database",
+    needs: ["mkfifo"],
     args: (i) => {
       const db = i.db("a.db", SQL);
       i.fifo("a.db-wal");
@@ -143,6 +150,7 @@ const cases: FaultCase[] = [
   },
   {
     name: "db diff with a FIFO -journal beside a good database",
+    needs: ["mkfifo"],
     args: (i) => {
       const args = ["db", "diff", i.db("a.db", SQL), i.db("b.db", SQL)];
       i.fifo("b.db-journal");
@@ -152,11 +160,13 @@ const cases: FaultCase[] = [
   },
   {
     name: "db match on a FIFO diff document",
+    needs: ["mkfifo"],
     args: (i) => ["db", "match", i.fifo("diff.json"), '{"rows": {"added": "t"}}'],
     says: /"diff\.json": it is a FIFO/,
   },
   {
     name: "db match with a FIFO selector file",
+    needs: ["mkfifo"],
     args: (i) => ["db", "match", i.write("diff.json", "{}"), i.fifo("sel.yaml")],
     says: /"sel\.yaml".*it is a FIFO/,
   },
@@ -190,7 +200,7 @@ const cases: FaultCase[] = [
   {
     name: "validate a YAML cases file with an alias that has no anchor",
     args: (i) => ["validate", i.write("cases.yaml", "- question: One?\n- question: *nope\n")],
-    says: /^cases\.yaml:2: not valid YAML: \*nope refers to no anchor/,
+    says: /^error: cases\.yaml:2: not valid YAML: \*nope refers to no anchor/,
   },
   {
     name: "validate a YAML cases file that is an alias bomb",
@@ -205,7 +215,7 @@ const cases: FaultCase[] = [
         }\n`,
       ),
     ],
-    says: /^cases\.yaml:3: not valid YAML: the aliases expand to too much/,
+    says: /^error: cases\.yaml:3: not valid YAML: the aliases expand to too much/,
   },
   {
     name: "validate a YAML cases file with 150 harmless aliases",
@@ -223,12 +233,12 @@ const cases: FaultCase[] = [
     args: (
       i,
     ) => ["validate", i.write("cases.yaml", '- question: One?\n  tags: [a]\n- question: "Two?\n')],
-    says: /^cases\.yaml:3: not valid YAML: the " that starts this value is never closed/,
+    says: /^error: cases\.yaml:3: not valid YAML: the " that starts this value is never closed/,
   },
   {
     name: "validate a JSON cases file nested 10,000 deep",
     args: (i) => ["validate", i.write("cases.json", "[".repeat(10_000) + "]".repeat(10_000))],
-    says: /^cases\.json:1: values are nested too deeply \(more than 500 levels/,
+    says: /^error: cases\.json:1: values are nested too deeply \(more than 500 levels/,
   },
   {
     name: "validate a JSON cases file with NaN on line 4",
@@ -239,7 +249,7 @@ const cases: FaultCase[] = [
         '[\n  {"question": "One?"},\n  {"question": "Two?",\n   "tags": [NaN]}\n]\n',
       ),
     ],
-    says: /^cases\.json:4: not valid JSON: unexpected NaN/,
+    says: /^error: cases\.json:4: not valid JSON: unexpected NaN/,
   },
   // Run files.
   {
@@ -332,26 +342,31 @@ const cases: FaultCase[] = [
   },
   {
     name: "run with a FIFO --agent-db",
+    needs: ["mkfifo"],
     args: (i) => [...runAgent(i, ANSWER).slice(0, 4), "--agent-db", i.fifo("agent.db")],
     says: /"agent\.db": it is a FIFO/,
   },
   {
     name: "run with a FIFO cases file",
+    needs: ["mkfifo"],
     args: (i) => ["run", i.fifo("cases.yaml"), "--agent", "agent.ts:agent"],
     says: /cases\.yaml.*it is a FIFO/,
   },
   {
     name: "validate a FIFO cases file",
+    needs: ["mkfifo"],
     args: (i) => ["validate", i.fifo("cases.yaml")],
     says: /cases\.yaml.*it is a FIFO/,
   },
   {
     name: "diff with a FIFO run file",
+    needs: ["mkfifo"],
     args: (i) => ["diff", i.fifo("before.json"), i.fifo("after.json")],
     says: /before\.json.*it is a FIFO/,
   },
   {
     name: "run --db on a FIFO",
+    needs: ["mkfifo"],
     args: (i) => [...runAgent(i, ANSWER).slice(0, 4), "--db", i.fifo("ref.db")],
     says: /"ref\.db": it is a FIFO/,
   },
@@ -417,8 +432,13 @@ function inputsIn(folder: string): Inputs {
       return name;
     },
     fifo: (name) => {
-      const r = spawnSync("mkfifo", [file(name)]);
-      if (r.status !== 0) throw new Error(`mkfifo failed: ${r.stderr}`);
+      const r = spawnSync("mkfifo", [file(name)], { encoding: "utf8" });
+      if (r.status !== 0) {
+        // r.stderr is undefined when mkfifo could not be started at all.
+        throw new Error(
+          `mkfifo ${file(name)}: ${r.error?.message ?? (r.stderr.trim() || `exit ${r.status}`)}`,
+        );
+      }
       return name;
     },
     db: (name, sql) => {
@@ -439,7 +459,7 @@ function snapshotTree(folder: string): Record<string, unknown> {
 
 describe("the fault suite: each fault ends with its one line, touching nothing", () => {
   cases.forEach((c, n) => {
-    it(`${c.name}: exit ${c.code ?? 2}`, () => {
+    it(`${c.name}: exit ${c.code ?? 2}`, { skip: needs(...(c.needs ?? [])) }, () => {
       const inputs = inputsIn(dir.file(`case${n}/in`));
       const tmp = dir.file(`case${n}/tmp`);
       const out = dir.file(`case${n}/out`);

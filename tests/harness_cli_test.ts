@@ -99,7 +99,7 @@ describe("dbagenteval validate", () => {
     assert.equal(r.code, 2);
     assert.match(
       r.stderr,
-      /^bad\.yaml:2: unknown field\(s\) \[["']expects["']\]; did you mean "expect"\? allowed: counterexample, db, evidence, expect, id, ordered, precision, question, reference_sql, tags, tenant\n$/,
+      /^error: bad\.yaml:2: unknown field\(s\) \[["']expects["']\]; did you mean "expect"\? allowed: counterexample, db, evidence, expect, id, ordered, precision, question, reference_sql, tags, tenant\n$/,
     );
   });
 
@@ -394,7 +394,7 @@ describe("dbagenteval diff", () => {
   it("diff lists a regression and exits 1", () => {
     const r = run(["diff", "after.json", "before.json"]);
     assert.equal(r.code, 1, r.stderr);
-    assert.match(r.stdout, /\*\*1 regression, 0 fixes, 0 added, 0 removed\*\*/);
+    assert.match(r.stdout, /\*\*1 regressions, 0 fixes, 0 added, 0 removed\*\*/);
     assert.match(r.stdout, /- pears \(PASS -> FAIL\)/);
   });
 

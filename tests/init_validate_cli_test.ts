@@ -184,9 +184,12 @@ describe("dbagenteval validate --db", () => {
     const lines = r.stderr.trimEnd().split("\n");
     assert.match(
       lines[0]!,
-      /^cases\.yaml:6: case artists: reference_sql fails on .*shop\.db: no such table: Artists$/,
+      /^error: cases\.yaml:6: case artists: reference_sql fails on .*shop\.db: no such table: Artists$/,
     );
-    assert.match(lines[1]!, /^cases\.yaml:11: case typo: reference_sql fails on .*: near "SELEC"/);
+    assert.match(
+      lines[1]!,
+      /^error: cases\.yaml:11: case typo: reference_sql fails on .*: near "SELEC"/,
+    );
     assert.equal(lines[2], "2 of 3 reference queries failed");
     assert.deepEqual(snapshotDir(dir.path), before);
   });

@@ -142,6 +142,12 @@ describe("dbagenteval run --judge", () => {
     assert.match(r.stderr, /^judge calls: 3$/m);
   });
 
+  it("prints no judge calls with --verbose and no judge", () => {
+    const r = runCli([...BASE, "--verbose"], { cwd: dir.path });
+    assert.equal(r.code, 0, r.stderr);
+    assert.doesNotMatch(r.stderr, /judge calls/);
+  });
+
   for (const [limit, most] of [["1", 1], ["3", 3]] as const) {
     it(`keeps at most ${limit} judge call(s) in flight with --judge-concurrency ${limit}`, () => {
       const file = `limit${limit}.json`;

@@ -249,7 +249,7 @@ describe("validate --db postgres://", { skip: NO_SERVER }, () => {
     assert.equal(r.code, 2);
     assert.match(
       r.stderr,
-      /^examples\/chinook\/cases\.yaml:20: case top-genres: reference_sql fails on postgres:\/\/\S+: column "genreid" specified in USING clause does not exist in left table \(SQLSTATE 42703\)$/m,
+      /^error: examples\/chinook\/cases\.yaml:20: case top-genres: reference_sql fails on postgres:\/\/\S+: column "genreid" specified in USING clause does not exist in left table \(SQLSTATE 42703\)$/m,
     );
   });
 });

@@ -56,6 +56,11 @@ export const SYSTEM_TOOLS = {
     usedFor: "Bun, which builds the release binary and installs the packed package",
     found: () => onPath("bun"),
   },
+  mkfifo: {
+    package: "coreutils",
+    usedFor: "mkfifo, which makes the named pipes the fault tests give the CLI as files",
+    found: () => onPath("mkfifo"),
+  },
   python3: {
     package: "python3",
     usedFor: "the Python and HTTP example agents",

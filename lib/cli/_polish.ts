@@ -8,7 +8,9 @@
  * - a usage error points at the help of the command that was run
  *   (`run dbagenteval db diff --help`), not the program's;
  * - `help db diff` shows the help of `db diff` (commander's help command
- *   goes one level deep), and `-v` prints the version like `-V`.
+ *   goes one level deep), and `-v` prints the version like `-V`;
+ * - `help nonsense` is an unknown command, one line like `dbagenteval
+ *   nonsense` (commander prints the whole help and no error).
  *
  * @module
  */
@@ -23,7 +25,11 @@ interface CommandInternals {
   ): unknown;
   parseOptions(args: string[]): { operands: string[]; unknown: string[] };
   unknownOption(flag: string): void;
+  unknownCommand(): void;
+  args: string[];
   _checkForMissingMandatoryOptions(): void;
+  _findCommand(name: string): CommandInternals | undefined;
+  _dispatchHelpCommand(name: string | undefined): unknown;
 }
 
 function fullName(command: CommandInternals): string {
@@ -40,7 +46,18 @@ function polishOne(command: CommandInternals): void {
     outputError: (text, write) =>
       write(`${text.trim().replace(/\s*\n\s*/g, " ")} (run ${name} --help for usage)\n`),
   });
-  if (command.commands.length > 0) return;
+  if (command.commands.length > 0) {
+    const dispatchHelp = command._dispatchHelpCommand.bind(command);
+    command._dispatchHelpCommand = (sub) => {
+      if (sub !== undefined && command._findCommand(sub) === undefined) {
+        // unknownCommand() names this.args[0], which is "help" here.
+        command.args = [sub];
+        command.unknownCommand();
+      }
+      return dispatchHelp(sub);
+    };
+    return;
+  }
   let unknown: string[] = [];
   const parseOptions = command.parseOptions.bind(command);
   command.parseOptions = (args) => {
@@ -72,7 +89,7 @@ export function polishCommands(program: object): void {
 
 /**
  * Rewrites the arguments that commander reads differently from other tools:
- * `help a b` becomes `a b --help`, and a lone `-v` becomes `--version`.
+ * `help a b` becomes `a help b`, and a lone `-v` becomes `--version`.
  *
  * @param argv process.argv
  * @returns the arguments to parse
@@ -81,6 +98,10 @@ export function normalizeArgv(argv: readonly string[]): string[] {
   const [runtime, script, ...args] = argv;
   const head = [runtime!, script!];
   if (args.length === 1 && args[0] === "-v") return [...head, "--version"];
-  if (args[0] === "help" && args.length > 2) return [...head, ...args.slice(1), "--help"];
+  // `help db diff` is `db help diff`: the help command of the last command
+  // but one, which names an unknown last word as an unknown command.
+  if (args[0] === "help" && args.length > 2) {
+    return [...head, ...args.slice(1, -1), "help", args.at(-1)!];
+  }
   return [...argv];
 }

@@ -486,8 +486,8 @@ export async function runCommand(file: string | undefined, options: RunOptions):
       for (const line of notSearched.lines()) human.write(`${line}\n`);
     }
     if (scored !== undefined) human.write(`${scored.lines.join("\n")}\n`);
-    // What a run cost goes beside stdout.
-    if (options.verbose === true) {
+    // What a run cost goes beside stdout; a run without a judge cost no judge calls.
+    if (options.verbose === true && judge !== undefined) {
       process.stderr.write(`judge calls: ${judgeCalls}\n`);
       if (typeof options.cache === "string") process.stderr.write(`judge cache hits: ${hits()}\n`);
     }

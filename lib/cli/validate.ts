@@ -61,10 +61,10 @@ export async function validateCommand(
   try {
     cases = await loadCases(file);
   } catch (error) {
-    // A mistake in a cases file prints as `file:line: message`, the way
-    // compilers do, so that editors can jump to it.
+    // A mistake in a cases file prints as `error: file:line: message`, as
+    // run prints it (and every error of the CLI starts with error:).
     if (!(error instanceof CasesFileError)) throw error;
-    process.stderr.write(`${error.message}\n`);
+    process.stderr.write(`error: ${error.message}\n`);
     return 2;
   }
   if (options.db === undefined) {
@@ -90,7 +90,9 @@ export async function validateCommand(
         // PostgreSQL's errors already start with the database's name.
         const reason = firstLine(error).replace(`${db.name}: `, "");
         process.stderr.write(
-          `${file}${line === undefined ? "" : `:${line}`}: case ${c.id}: reference_sql fails on ` +
+          `error: ${file}${
+            line === undefined ? "" : `:${line}`
+          }: case ${c.id}: reference_sql fails on ` +
             `${db.name}: ${reason}\n`,
         );
       }

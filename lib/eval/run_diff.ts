@@ -182,14 +182,12 @@ export class RunDiff {
    * @returns the Markdown, without a final newline
    */
   markdown(): string {
-    // "1 fixes" is the word the Python tool prints (tests/golden/diff.txt);
-    // "regression" agrees with its count, which that output never shows at 1.
+    // The four counts are labels, as the Python tool prints them ("1 fixes",
+    // tests/golden/diff.txt): "regressions" does not change at 1 either.
     const lines = [
       "# dbagenteval diff",
       "",
-      `**${this.regressions.length} regression${
-        this.regressions.length === 1 ? "" : "s"
-      }, ${this.fixes.length} fixes, ${this.added.length} added, ${this.removed.length} removed**`,
+      `**${this.regressions.length} regressions, ${this.fixes.length} fixes, ${this.added.length} added, ${this.removed.length} removed**`,
     ];
     const section = (title: string, items: string[]) => {
       if (items.length === 0) return;

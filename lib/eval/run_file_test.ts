@@ -160,7 +160,7 @@ describe("diffRuns()", () => {
       [
         "# dbagenteval diff",
         "",
-        "**1 regression, 0 fixes, 1 added, 1 removed**",
+        "**1 regressions, 0 fixes, 1 added, 1 removed**",
         "",
         "## Regressions",
         "",

@@ -11,6 +11,9 @@ import { DatabaseSync } from "node:sqlite";
 import { compareRows } from "../lib/compare/rows.ts";
 import type { Instance } from "./counterexample_pairs.ts";
 
+/** What validating a pair needs of an instance (either pair set's). */
+export type Claims = Pick<Instance, "reference" | "equivalent" | "nearMiss" | "proof" | "ordered">;
+
 export type Rows = Record<string, unknown>[];
 
 export function build(dir: string, name: string, sql: string): string {
@@ -38,7 +41,7 @@ export function tableSql(file: string): Map<string, string> {
 }
 
 /** Both claims of an instance: rewrites agree on the given database, the proof tells the near miss apart. */
-export function validate(i: Instance, file: string, schema: Map<string, string>): string | null {
+export function validate(i: Claims, file: string, schema: Map<string, string>): string | null {
   const opts = { ordered: i.ordered ?? false };
   const given = new DatabaseSync(file, { readOnly: true });
   try {

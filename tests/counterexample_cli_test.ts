@@ -27,7 +27,7 @@ describe("dbagenteval counterexample", () => {
     assert.equal(r.code, 1, r.stderr);
     assert.match(
       r.stdout,
-      /^the queries differ on this database \(found by (mutated_subset|invented|joined|sized|real_subset) after \d+ databases/,
+      /^the queries differ on this database \(found by (boundary|witness|mutated_subset|invented|joined|sized|real_subset) after \d+ databases/,
     );
     assert.match(r.stdout, /CREATE TABLE orders \(id INTEGER PRIMARY KEY/);
     assert.match(
@@ -38,6 +38,37 @@ describe("dbagenteval counterexample", () => {
     assert.match(r.stdout, /candidate rows \(1 row\(s\)\)/);
     assert.match(r.stdout, /how it differs from .*shop\.db:\n {2}orders: 1 row\(s\)/);
     assert.deepEqual(snapshotDir(dir.path), before);
+  });
+
+  it("counts one database tried as one database, not databases", () => {
+    // The given rows already tell these apart: the first database tried.
+    const found = runCli([
+      "counterexample",
+      "--db",
+      db,
+      "--reference",
+      "SELECT id FROM orders WHERE amount > 20",
+      "--candidate",
+      "SELECT id FROM orders WHERE amount > 40",
+    ]);
+    assert.equal(found.code, 1, found.stderr);
+    assert.match(
+      found.stdout,
+      /^the queries differ on this database \(found by given after 1 database,/,
+    );
+    const none = runCli([
+      "counterexample",
+      "--db",
+      db,
+      "--reference",
+      "SELECT count(*) FROM orders",
+      "--candidate",
+      "SELECT count(1) FROM orders",
+      "--budget",
+      "1",
+    ]);
+    assert.equal(none.code, 0, none.stderr);
+    assert.match(none.stdout, /^no difference found in 1 database \(seed 1,/);
   });
 
   it("searches a PostgreSQL database (PGlite) and prints a script psql replays", () => {

@@ -73,11 +73,12 @@ function rowsText(label: string, rows: readonly object[]): string {
  */
 export function counterexampleText(r: Counterexample, db: string): string {
   const seconds = `${r.seconds.toFixed(1)} s`;
+  const tried = `${r.tried} database${r.tried === 1 ? "" : "s"}`;
   if (!r.found) {
-    return `no difference found in ${r.tried} databases (seed ${r.seed}, ${seconds}); evidence, not proof, that the queries agree\n`;
+    return `no difference found in ${tried} (seed ${r.seed}, ${seconds}); evidence, not proof, that the queries agree\n`;
   }
   return [
-    `the queries differ on this database (found by ${r.strategy} after ${r.tried} databases, seed ${r.seed}, ${seconds}):`,
+    `the queries differ on this database (found by ${r.strategy} after ${tried}, seed ${r.seed}, ${seconds}):`,
     "",
     r.databaseSql!.trimEnd(),
     "",

@@ -4,12 +4,14 @@
  * with (`HAVING COUNT(*) > 28` wants a group of 28 or 29 rows, `LIMIT 10`
  * eleven rows, `SUM(x) > 100` values summing to 100), and which columns
  * their joins equate (`a.x = b.y`, `USING (k)`, `NATURAL JOIN`: the same
- * name). Read from the text with regular expressions, not parsed: a
+ * name), and the comparisons of columns with constants (`_atoms.ts`).
+ * Read from the text with regular expressions and tokens, not parsed: a
  * misreading only makes a less useful candidate, never a wrong claim (every
  * candidate is judged by running the queries).
  *
  * @module
  */
+import { type Atom, queryAtoms, subqueryCounts } from "./_atoms.ts";
 
 /** A size the queries compare with. */
 export interface SizeTarget {
@@ -19,6 +21,8 @@ export interface SizeTarget {
   readonly value: number;
   /** The column inside the aggregate, lower-cased, without its table. */
   readonly column: string | null;
+  /** The table whose rows are counted, when the text says (a correlated subquery's), lower-cased. */
+  readonly table?: string;
 }
 
 /** Sizes and equated columns. */
@@ -28,6 +32,13 @@ export interface QueryShape {
   readonly equalities: readonly (readonly [string, string])[];
   /** `a = b + n`: column a equals column b plus a constant (a, b, n). */
   readonly offsets: readonly (readonly [string, string, number])[];
+  /** The comparisons of a column with constants, in both queries. */
+  readonly atoms: readonly Atom[];
+  /**
+   * Column names a join equates by name (lower-cased): those of `USING (...)`,
+   * or every name (`"all"`) when a query has a NATURAL JOIN.
+   */
+  readonly sameName: ReadonlySet<string> | "all";
 }
 
 const NUM = String.raw`(-?\d+(?:\.\d+)?)`;
@@ -59,8 +70,9 @@ export function queryShape(queries: readonly string[]): QueryShape {
   const equalities: [string, string][] = [];
   const offsets: [string, string, number][] = [];
   const seen = new Set<string>();
+  let sameName: Set<string> | "all" = new Set<string>();
   const add = (t: SizeTarget): void => {
-    const k = `${t.kind}:${t.value}:${t.column}`;
+    const k = `${t.kind}:${t.value}:${t.column}:${t.table ?? ""}`;
     if (!seen.has(k) && Number.isFinite(t.value)) {
       seen.add(k);
       sizes.push(t);
@@ -78,6 +90,10 @@ export function queryShape(queries: readonly string[]): QueryShape {
   };
   for (const raw of queries) {
     const sql = code(raw);
+    if (/\bNATURAL\b/i.test(sql)) sameName = "all";
+    for (const m of sql.matchAll(/\bUSING\s*\(([^)]*)\)/gi)) {
+      if (sameName !== "all") { for (const n of m[1]!.split(",")) sameName.add(bare(n.trim())); }
+    }
     for (const m of sql.matchAll(new RegExp(`${AGG}\\s*${OP}\\s*${NUM}`, "gi"))) {
       aggregate(m[1]!, m[2], m[3]!, Number(m[5]));
     }
@@ -121,7 +137,11 @@ export function queryShape(queries: readonly string[]): QueryShape {
       if (named(a) && named(b)) offsets.push([a, b, n]);
     }
   }
-  return { sizes, equalities, offsets };
+  // (SELECT count(*) FROM t WHERE ...) <= 3: a group of t's rows of that size
+  for (const c of subqueryCounts(queries)) {
+    add({ kind: c.kind, value: c.value, column: c.column, table: c.table });
+  }
+  return { sizes, equalities, offsets, atoms: queryAtoms(queries), sameName };
 }
 
 const KEYWORDS = new Set(["null", "true", "false", "not", "and", "or", "select", "distinct"]);

@@ -107,7 +107,9 @@ export class CounterexampleCheck extends Check {
         this.result(
           stage,
           PASS,
-          `no difference found in ${found.tried} databases (seed ${found.seed})`,
+          `no difference found in ${found.tried} database${
+            found.tried === 1 ? "" : "s"
+          } (seed ${found.seed})`,
         ),
       ];
     }

@@ -22,6 +22,8 @@ export interface ColumnPool {
   readonly exact: readonly SqliteValue[];
   /** Whether a query names the column. */
   readonly mentioned: boolean;
+  /** How the column writes dates, if its values are dates. */
+  readonly format: DateFormat;
 }
 
 const DATE = /^(\d{4})-(\d{2})-(\d{2})(?:[ T](\d{2}):(\d{2}):(\d{2}))?$/;
@@ -201,12 +203,8 @@ export function columnPools(
           (texts.some((v) => v.length > 10) ||
             (texts.length === 0 && /TIME/i.test(column.declaredType)));
         const separator = texts.some((v) => v[10] === "T") ? "T" : " ";
-        const boundary = boundaryValues(words, column.affinity, {
-          date,
-          time,
-          separator,
-          text: column.affinity === "TEXT",
-        });
+        const format: DateFormat = { date, time, separator, text: column.affinity === "TEXT" };
+        const boundary = boundaryValues(words, column.affinity, format);
         const constants = new Set<SqliteValue>([...words.numbers, ...words.strings]);
         return {
           column,
@@ -214,6 +212,7 @@ export function columnPools(
           boundary,
           exact: boundary.filter((v) => constants.has(v)),
           mentioned: words.names.has(column.name.toLowerCase()),
+          format,
         };
       }),
     );

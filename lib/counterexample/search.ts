@@ -16,6 +16,7 @@ import { type Comparison, differs } from "./sandbox.ts";
 import type { SearchTable } from "./schema.ts";
 import { shrink } from "./shrink.ts";
 import { STRATEGIES, type Strategy, type StrategyContext } from "./strategies/mod.ts";
+import { targetedCandidates } from "./strategies/targeted.ts";
 import { Random } from "./_random.ts";
 import { type QueryWords, queryWords } from "./_tokens.ts";
 import { openSqliteGiven } from "./sqlite_given.ts";
@@ -23,6 +24,9 @@ import { queryShape } from "./_query_shape.ts";
 
 /** The given database is tried as it is when each table has at most this many rows. */
 const GIVEN_ROWS = 2000;
+
+/** The share of the budget the targeted candidates may take, before the random strategies. */
+const TARGETED_SHARE = 0.5;
 
 /**
  * What {@link findCounterexample} takes.
@@ -268,11 +272,14 @@ export async function findCounterexample(options: CounterexampleOptions): Promis
         return stable && differs(outcome, comparison) ? outcome.database : null;
       };
       // First the given database as it is (duplicates kept: it may itself
-      // tell the queries apart), the empty one, and the whole sample.
+      // tell the queries apart), the empty one, the targeted candidates
+      // (built from the queries' comparisons, smallest first), and the
+      // whole sample.
       const fixed: { name: string; candidate: Candidate }[] = [];
       const asIs = givenAsIs(real, schema.tables);
       if (asIs !== null && asIs.size > 0) fixed.push({ name: "given", candidate: asIs });
       fixed.push({ name: "empty", candidate: new Map() });
+      fixed.push(...targetedCandidates(context, Math.ceil(budget * TARGETED_SHARE)));
       fixed.push({
         name: "real_sample",
         candidate: new Map(schema.tables.map((t) => [t.name, [...real.sample(t.name)]])),

@@ -52,9 +52,13 @@ export const sized: Strategy = {
     const holding = target.column === null
       ? []
       : read.filter((t) => t.columns.some((c) => c.name.toLowerCase() === target.column));
-    // The table whose row is copied: the one holding the aggregate's column
-    // (DISTINCT and SUM need it), else any the queries read.
-    const table = holding.length > 0 && (target.kind !== "count" || random.chance(0.5))
+    // The table whose row is copied: the one a correlated subquery counts,
+    // the one holding the aggregate's column (DISTINCT and SUM need it),
+    // else any the queries read.
+    const counted = read.find((t) => t.name.toLowerCase() === target.table);
+    const table = counted !== undefined
+      ? counted
+      : holding.length > 0 && (target.kind !== "count" || random.chance(0.5))
       ? random.pick(holding)
       : random.pick(read.length > 0 ? read : context.schema.tables);
     const col = table.columns.findIndex((c) => c.name.toLowerCase() === target.column);

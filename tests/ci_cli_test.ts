@@ -183,6 +183,19 @@ describe("choosing cases", () => {
     assert.match(r.stderr, /^error: --case nope: no case has this id; ids look like q1, q2/);
     assert.equal(r.stderr.trim().split("\n").length, 1);
   });
+
+  it("the two selections that may rightly be empty run no case and exit 0 (docs/ci.md)", () => {
+    const base = ["run", "cases.yaml", "--agent", "agents.js:agent"];
+    assert.equal(run([...base, "--case", "q1", "--json", "green.json"]).code, 0);
+    const rerun = run([...base, "--rerun-failed", "green.json"]);
+    assert.deepEqual([rerun.code, rerun.stderr], [
+      0,
+      "green.json: no case failed there; nothing to rerun\n",
+    ]);
+    const shard = run([...base, "--shard", "13/13"]);
+    assert.equal(shard.code, 0, shard.stderr);
+    assert.match(shard.stdout, /^shard 13\/13: 0 of the 12 cases;/m);
+  });
 });
 
 describe("shards and merge", () => {

@@ -55,8 +55,9 @@ export async function serveModuleAgent(options: ModuleHostOptions): Promise<void
   // Taken before the agent module loads, which may replace them.
   const stringify = JSON.stringify;
   const parse = JSON.parse;
-  const stdoutWrite = process.stdout.write.bind(process.stdout);
-  const stderrWrite = process.stderr.write.bind(process.stderr);
+  const { stdout, stderr } = process;
+  const stdoutWrite = stdout.write.bind(stdout);
+  const stderrWrite = stderr.write.bind(stderr);
   const exit = process.exit.bind(process);
   const send = (message: Record<string, unknown>, then?: () => void): void => {
     let text: string;
@@ -102,8 +103,13 @@ export async function serveModuleAgent(options: ModuleHostOptions): Promise<void
     void answer(agent, request).then((reply) => send({ id: request.id, ...reply }));
   });
   // What the agent wrote to stderr reaches the run first: under Bun a
-  // write to a pipe may still be queued, and exit() would drop it.
-  lines.on("close", () => stderrWrite("", () => stdoutWrite("", () => exit(0))));
+  // write to a pipe may still be queued, and exit() would drop it (an
+  // empty write's callback does not wait for it; end()'s does). The run
+  // kills the host a second after closing its stdin in any case.
+  lines.on("close", () => {
+    setTimeout(() => exit(0), 900).unref?.();
+    stderr.end(() => stdout.end(() => exit(0)));
+  });
 }
 
 async function answer(

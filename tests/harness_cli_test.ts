@@ -99,7 +99,7 @@ describe("dbagenteval validate", () => {
     assert.equal(r.code, 2);
     assert.match(
       r.stderr,
-      /^error: bad\.yaml:2: unknown field\(s\) \[["']expects["']\]; did you mean "expect"\? allowed: counterexample, db, evidence, expect, id, ordered, precision, question, reference_sql, tags, tenant\n$/,
+      /^error: bad\.yaml:2: unknown field\(s\) \[["']expects["']\]; did you mean "expect"\? allowed: counterexample, db, evidence, expect, id, ordered, precision, question, reference_sql, strict_columns, tags, tenant\n$/,
     );
   });
 
@@ -489,5 +489,54 @@ describe("the repository's examples", () => {
       r.stderr,
     );
     assert.equal(r.code, 1);
+  });
+});
+
+describe("run --strict-columns", () => {
+  // An agent that returns one column more than the cases expect.
+  fs.writeFileSync(
+    dir.file("wide.js"),
+    'export const agent = () => ({ sql: "SELECT 2", rows: [{ total: 2, store: "s1" }] });\n',
+  );
+  fs.writeFileSync(
+    dir.file("wide.yaml"),
+    `- id: plain
+  question: Q1
+  expect: {rows: [{total: 2}]}
+- id: strict
+  question: Q2
+  strict_columns: true
+  expect: {rows: [{total: 2}]}
+- id: loose
+  question: Q3
+  strict_columns: false
+  expect: {rows: [{total: 2}]}
+`,
+  );
+  const verdicts = (r: { stdout: string }) =>
+    [...r.stdout.matchAll(/^(PASS|FAIL) {2}(\S+)$/gm)].map((m) => `${m[1]} ${m[2]}`);
+  const cases: [string, string[], string[]][] = [
+    ["off by default: only a case's strict_columns: true fails an extra column", [], [
+      "PASS plain",
+      "FAIL strict",
+      "PASS loose",
+    ]],
+    ["--strict-columns fails it in every case that does not say otherwise", ["--strict-columns"], [
+      "FAIL plain",
+      "FAIL strict",
+      "PASS loose",
+    ]],
+  ];
+  for (const [name, flags, expected] of cases) {
+    it(name, () => {
+      const r = run(["run", "wide.yaml", "--agent", "wide.js:agent", ...flags]);
+      assert.deepEqual(verdicts(r), expected, r.stderr);
+    });
+  }
+
+  it("takes strict_columns: true in the config file", () => {
+    fs.writeFileSync(dir.file("strict.yaml"), "strict_columns: true\n");
+    const r = run(["run", "wide.yaml", "--agent", "wide.js:agent", "--config", "strict.yaml"]);
+    assert.deepEqual(verdicts(r), ["FAIL plain", "FAIL strict", "PASS loose"], r.stderr);
   });
 });

@@ -82,6 +82,7 @@ export const RUN_CONFIG_KEYS: Readonly<Record<string, ConfigKey>> = {
   allow_superuser: { flag: "--allow-superuser", type: "boolean" },
   agent_db: { flag: "--agent-db", type: "path" },
   strict_quotes: { flag: "--strict-quotes", type: "boolean" },
+  strict_columns: { flag: "--strict-columns", type: "boolean" },
   db_dir: { flag: "--db-dir", type: "path" },
   predictions: { flag: "--predictions", type: "path" },
   rules: { flag: "--rule", type: "rules" },

@@ -166,6 +166,12 @@ export const RUN_OPTIONS: readonly OptionSpec[] = [
       'refuse double-quoted string literals (WHERE name = "Paris") in SQL run on SQLite, as SQLite\'s recommended build does (default: read them as strings, as the sqlite3 library and Python do)',
   },
   {
+    flags: "--strict-columns",
+    key: "strictColumns",
+    description:
+      "fail rows with a column beyond the expected ones, for consumers that read columns by position (a case's strict_columns: wins; default: extra columns are fine)",
+  },
+  {
     flags: "--agent-db <file>",
     key: "agentDb",
     description: "give each case a fresh copy of this SQLite file and check what the agent changed",

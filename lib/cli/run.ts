@@ -55,6 +55,7 @@ export interface RunOptions extends AgentOptions, ReportOptions {
   readonly allowSuperuser?: boolean;
   readonly dbDir?: string;
   readonly strictQuotes?: boolean;
+  readonly strictColumns?: boolean;
   readonly agentDb?: string;
   readonly rules?: string;
   /** Rules from --rule flags or the config file's rules: list. */
@@ -369,6 +370,7 @@ export async function runCommand(file: string | undefined, options: RunOptions):
       ...(counterexamples !== undefined ? { counterexamples } : {}),
       ...(reference?.database !== undefined ? { dialect: reference.database.dialect } : {}),
       ...(options.failFast === true ? { failFast: true } : {}),
+      ...(options.strictColumns === true ? { strictColumns: true } : {}),
       onProgress: (done: number, total: number) => progress.update(done, total),
     };
     const repeat = options.repeat;

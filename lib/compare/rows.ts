@@ -12,7 +12,9 @@
  * - when names cannot pair the columns so that the rows are equal and both
  *   sides have as many columns, they pair by position: rows that are equal
  *   position by position always match;
- * - extra actual columns are fine;
+ * - extra actual columns are fine, unless `strictColumns` (a case's
+ *   `strict_columns`, `run --strict-columns`): then the actual rows must
+ *   have no more columns than the expected ones;
  * - 2, 2.0 and "2.00" are equal; numbers are rounded to `precision` places;
  * - row order is ignored unless `ordered`;
  * - null and "" are equal (an empty value);
@@ -54,6 +56,11 @@ export interface CompareRowsOptions {
   readonly ordered?: boolean;
   /** Decimal places numbers are rounded to. Default 2. */
   readonly precision?: number;
+  /**
+   * An extra actual column fails (for consumers that read columns by
+   * position). Default false: extra columns are fine.
+   */
+  readonly strictColumns?: boolean;
 }
 
 /**
@@ -175,7 +182,7 @@ function asRowSet(rows: ComparableRows): RowSet {
  *
  * @param actual the agent's rows (objects, or a column list and positional rows)
  * @param expected the correct rows (from expect.rows or the reference SQL)
- * @param options `ordered` and `precision` from the case
+ * @param options `ordered`, `precision` and `strictColumns` from the case
  * @returns whether they match
  * @example
  * ```ts
@@ -183,6 +190,7 @@ function asRowSet(rows: ComparableRows): RowSet {
  * compareRows([{ total: 2.0, store: "s1" }], [{ count: "2.00" }]); // true
  * compareRows([{ zip: 1234 }], [{ zip: "01234" }]); // false
  * compareRows([{ n: 1 }, { n: 2 }], [{ n: 2 }, { n: 1 }], { ordered: true }); // false
+ * compareRows([{ total: 2, store: "s1" }], [{ total: 2 }], { strictColumns: true }); // false
  * compareRows({ columns: ["Name", "Name"], rows: [["b", "a"]] }, { columns: ["Name", "Name"], rows: [["a", "b"]] }); // true
  * ```
  */
@@ -194,6 +202,11 @@ export function compareRows(
   const got = asRowSet(actual);
   const want = asRowSet(expected);
   if (got.rows.length !== want.rows.length) return false;
+  // An empty list of objects has no columns to count.
+  if (
+    options.strictColumns === true && want.columns.length > 0 &&
+    got.columns.length > want.columns.length
+  ) return false;
   if (want.rows.length === 0) return true;
   const precision = options.precision ?? 2;
   const ordered = options.ordered ?? false;

@@ -7,7 +7,13 @@ type Rows = Record<string, unknown>[];
 
 describe("compareRows()", () => {
   // One row per rule of "How rows are compared" (docs/harness.md), and the edges around it.
-  const cases: [string, Rows, Rows, { ordered?: boolean; precision?: number }, boolean][] = [
+  const cases: [
+    string,
+    Rows,
+    Rows,
+    { ordered?: boolean; precision?: number; strictColumns?: boolean },
+    boolean,
+  ][] = [
     // Column names can be different.
     ["matches {count: 2} against a column named total", [{ total: 2 }], [{ count: 2 }], {}, true],
     [
@@ -63,6 +69,28 @@ describe("compareRows()", () => {
         total: 2,
       }],
       {},
+      true,
+    ],
+    // ...unless strictColumns.
+    [
+      "refuses an extra actual column with strictColumns",
+      [{ total: 2, store: "s1" }],
+      [{ total: 2 }],
+      { strictColumns: true },
+      false,
+    ],
+    [
+      "pairs as many columns by values with strictColumns",
+      [{ n: 2, store: "s1" }],
+      [{ store: "s1", total: 2 }],
+      { strictColumns: true },
+      true,
+    ],
+    [
+      "takes rows: [] with strictColumns: no columns to count",
+      [],
+      [],
+      { strictColumns: true },
       true,
     ],
     [

@@ -20,7 +20,7 @@ import { type CounterexampleSettings, registerCheckSource } from "../eval/check_
 import type { TestCase } from "../eval/case.ts";
 import { compareRows } from "../compare/rows.ts";
 import type { Trace } from "../eval/trace.ts";
-import { rowsText, traceRows } from "../eval/checks/trace_rows.ts";
+import { rowOptions, rowsText, traceRows } from "../eval/checks/trace_rows.ts";
 
 /**
  * Whether a case is one the search looks at: it has reference SQL, the
@@ -85,7 +85,7 @@ export class CounterexampleCheck extends Check {
     const reference = context.referenceRows;
     if (queries === undefined || reference === undefined) return [];
     const got = traceRows(trace);
-    const options = { ordered: testCase.ordered, precision: testCase.precision };
+    const options = rowOptions(testCase);
     if (got.kind !== "rows" || !compareRows(got.rows, reference, options)) return [];
     const stage = trace.lastOf("generate")?.name ?? "generate";
     let found;

@@ -43,6 +43,11 @@ export interface TestCase {
   readonly tags: readonly string[];
   readonly ordered: boolean;
   readonly precision: number;
+  /**
+   * true: the agent's rows may have no column beyond the expected ones
+   * (`run --strict-columns` sets it for every case that does not say).
+   */
+  readonly strict_columns?: boolean;
   /** false: never search this case for a counterexample (run --counterexamples). */
   readonly counterexample?: boolean;
   /** The tenant this case asks as: tenant_filter wants this value (over its own `value`). */

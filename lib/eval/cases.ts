@@ -46,6 +46,8 @@ export interface CaseInput {
   readonly tags?: readonly string[] | undefined;
   readonly ordered?: boolean | undefined;
   readonly precision?: number | undefined;
+  /** No column beyond the expected ones (see {@link TestCase.strict_columns}). */
+  readonly strict_columns?: boolean | undefined;
   /** The case's database by name (see {@link TestCase.db}). */
   readonly db?: string | undefined;
   /** Told to the agent beside the question (see {@link TestCase.evidence}). */

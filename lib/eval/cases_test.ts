@@ -53,19 +53,19 @@ describe("parseCases()", () => {
       "reports unknown fields in the documented words, on the key's line",
       "bad.yaml",
       "- expects:\n    rows: []\n  question: Q?\n",
-      `bad.yaml:1: unknown field(s) ['expects']; did you mean "expect"? allowed: counterexample, db, evidence, expect, id, ordered, precision, question, reference_sql, tags, tenant`,
+      `bad.yaml:1: unknown field(s) ['expects']; did you mean "expect"? allowed: counterexample, db, evidence, expect, id, ordered, precision, question, reference_sql, strict_columns, tags, tenant`,
     ],
     [
       "suggests tenant for tenat, and lists tenant and counterexample as allowed",
       "bad.yaml",
       "- question: Q?\n  tenat: s1\n",
-      `bad.yaml:2: unknown field(s) ['tenat']; did you mean "tenant"? allowed: counterexample, db, evidence, expect, id, ordered, precision, question, reference_sql, tags, tenant`,
+      `bad.yaml:2: unknown field(s) ['tenat']; did you mean "tenant"? allowed: counterexample, db, evidence, expect, id, ordered, precision, question, reference_sql, strict_columns, tags, tenant`,
     ],
     [
       "lists every unknown field and points at the first",
       "bad.yaml",
       "- question: Q?\n  tag: [a]\n  order: true\n",
-      `bad.yaml:2: unknown field(s) ['tag', 'order']; did you mean "tags", "ordered"? allowed: counterexample, db, evidence, expect, id, ordered, precision, question, reference_sql, tags, tenant`,
+      `bad.yaml:2: unknown field(s) ['tag', 'order']; did you mean "tags", "ordered"? allowed: counterexample, db, evidence, expect, id, ordered, precision, question, reference_sql, strict_columns, tags, tenant`,
     ],
     [
       "reports the line of the offending key in a later case",
@@ -96,6 +96,12 @@ describe("parseCases()", () => {
       "c.yaml",
       "- question: Q\n  ordered: yes\n",
       "c.yaml:2: ordered must be true or false",
+    ],
+    [
+      "refuses strict_columns that is not a boolean",
+      "c.yaml",
+      "- question: Q\n  strict_columns: 1\n",
+      "c.yaml:2: strict_columns must be true or false",
     ],
     [
       "refuses tags that are not a list",
@@ -285,7 +291,7 @@ describe("parseCases()", () => {
       "reports unknown fields in JSON on the key's line",
       "c.json",
       '[\n  {"question": "A?"},\n  {"question": "B?",\n   "expects": {}}\n]',
-      `c.json:4: unknown field(s) ['expects']; did you mean "expect"? allowed: counterexample, db, evidence, expect, id, ordered, precision, question, reference_sql, tags, tenant`,
+      `c.json:4: unknown field(s) ['expects']; did you mean "expect"? allowed: counterexample, db, evidence, expect, id, ordered, precision, question, reference_sql, strict_columns, tags, tenant`,
     ],
     [
       "reports a JSONL mistake at the case's line",
@@ -358,6 +364,15 @@ describe("parseCases()", () => {
       console.warn = warn;
     }
     assert.deepEqual(warnings, []);
+  });
+
+  it("parseCases() takes strict_columns, and leaves it out when not given", () => {
+    const [strict, plain] = parseCases(
+      "- question: A\n  strict_columns: true\n- question: B\n",
+      "c.yaml",
+    );
+    assert.equal(strict?.strict_columns, true);
+    assert.equal(plain !== undefined && "strict_columns" in plain, false);
   });
 
   it("parseCases() keeps stage keys in expect", () => {

@@ -317,6 +317,11 @@ export interface RunCaseOptions {
    * read the agent's SQL in it. Default: their own default, `sqlite`.
    */
   readonly dialect?: string | undefined;
+  /**
+   * Extra columns fail for every case that does not set `strict_columns`
+   * itself (`run --strict-columns`). Default false.
+   */
+  readonly strictColumns?: boolean | undefined;
 }
 
 const TIMED_OUT = Symbol("timed out");
@@ -363,9 +368,9 @@ function seconds(ms: number): string {
  * something that is not a trace, and a reference SQL that fails, give an
  * ERROR scorecard.
  *
- * @param testCase the case
+ * @param caseAsGiven the case
  * @param agent the agent
- * @param options executor, rules, judge, timeout, setup
+ * @param options executor, rules, judge, timeout, setup, strictColumns
  * @returns the scorecard
  * @throws {UsageError} when the case has reference_sql and no executor is given
  * @example
@@ -377,11 +382,15 @@ function seconds(ms: number): string {
  * ```
  */
 export async function runCase(
-  testCase: TestCase,
+  caseAsGiven: TestCase,
   agent: Agent,
   options: RunCaseOptions = {},
 ): Promise<Scorecard> {
   const started = performance.now();
+  const testCase: TestCase =
+    options.strictColumns === true && caseAsGiven.strict_columns === undefined
+      ? { ...caseAsGiven, strict_columns: true }
+      : caseAsGiven;
   const sql = testCase.reference_sql;
   const errorCard = (error: string): Scorecard =>
     new Scorecard({

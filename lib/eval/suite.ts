@@ -414,7 +414,9 @@ export async function runCaseFeed(
     agentDb: options.agentDb,
     counterexamples: options.counterexamples,
     dialect: options.dialect,
-  };
+    strictColumns: options.strictColumns,
+    // Every option of a case, so that one added there is not left out here.
+  } satisfies Required<RunCaseOptions>;
 
   const total = feed.length;
   const results: CaseResult[] = new Array(options.keepResults === false ? 0 : total);

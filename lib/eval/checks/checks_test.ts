@@ -187,6 +187,23 @@ describe("rows_match", () => {
       "the trace has no rows; put the rows your SQL returned in the trace (rows in Trace.simple, or an execute stage)",
     ]]],
     ["says nothing without expect.rows", Trace.simple(Q, { rows: [] }), { question: Q }, []],
+    [
+      "fails an extra column with strict_columns, saying so",
+      Trace.simple(Q, {
+        rows: [{ total: 2, store: "s1" }],
+      }),
+      { question: Q, strict_columns: true, expect: { rows: [{ total: 2 }] } },
+      [[
+        "execute",
+        "FAIL",
+        'got 1 row(s), first: [{"total":2,"store":"s1"}]; expected 1 row(s), first: [{"total":2}]; 2 columns for the expected 1: strict columns allow no extra column',
+      ]],
+    ],
+    ["passes as many columns with strict_columns", Trace.simple(Q, { rows: [{ n: 2 }] }), {
+      question: Q,
+      strict_columns: true,
+      expect: { rows: [{ total: 2 }] },
+    }, [["execute", "PASS", "1 row(s)"]]],
   ];
   for (const [name, trace, input, expected] of cases) {
     it(`rows_match ${name}`, () => {
@@ -242,6 +259,16 @@ describe("reference_rows", () => {
       assert.deepEqual(brief(new ReferenceRows().run(trace, c, context)), expected);
     });
   }
+
+  it("reference_rows fails an extra column with strict_columns, saying so", () => {
+    const c = defineCase({ question: Q, strict_columns: true });
+    const trace = Trace.simple(Q, { rows: [{ total: 2, store: "s1" }] });
+    assert.deepEqual(brief(new ReferenceRows().run(trace, c, { referenceRows: [{ n: 2 }] })), [[
+      "execute",
+      "FAIL",
+      'got 1 row(s), first: [{"total":2,"store":"s1"}]; the reference query gives 1 row(s), first: [{"n":2}]; 2 columns for the expected 1: strict columns allow no extra column',
+    ]]);
+  });
 });
 
 describe("reference_numbers", () => {

@@ -8,7 +8,14 @@ import type { TestCase } from "../case.ts";
 import { compareRows } from "../../compare/rows.ts";
 import { toRowSet } from "../../row_set.ts";
 import type { Trace } from "../trace.ts";
-import { NO_ROWS, rowsText, SQL_FAILED, traceRows } from "./trace_rows.ts";
+import {
+  extraColumnsNote,
+  NO_ROWS,
+  rowOptions,
+  rowsText,
+  SQL_FAILED,
+  traceRows,
+} from "./trace_rows.ts";
 
 /**
  * Compares the last execute stage's rows with `context.referenceRows` (see
@@ -44,15 +51,20 @@ export class ReferenceRows extends Check {
         ? []
         : [this.result("execute", FAIL, NO_ROWS)];
     }
-    const options = { ordered: testCase.ordered, precision: testCase.precision };
-    if (compareRows(got.set, toRowSet(reference, context.referenceColumns), options)) {
+    const options = rowOptions(testCase);
+    const want = toRowSet(reference, context.referenceColumns);
+    if (compareRows(got.set, want, options)) {
       return [this.result(got.stage.name, PASS, `${got.rows.length} row(s)`)];
     }
+    const note = options.strictColumns === true &&
+        compareRows(got.set, want, { ...options, strictColumns: false })
+      ? extraColumnsNote(got.set, want)
+      : "";
     return [
       this.result(
         got.stage.name,
         FAIL,
-        `got ${rowsText(got.rows)}; the reference query gives ${rowsText(reference)}`,
+        `got ${rowsText(got.rows)}; the reference query gives ${rowsText(reference)}${note}`,
       ),
     ];
   }

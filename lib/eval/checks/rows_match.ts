@@ -9,7 +9,15 @@ import type { TestCase } from "../case.ts";
 import { acceptableResults } from "../cases.ts";
 import { matchesAny } from "../../compare/rows.ts";
 import type { Trace } from "../trace.ts";
-import { NO_ROWS, rowsText, SQL_FAILED, traceRows } from "./trace_rows.ts";
+import {
+  extraColumnsNote,
+  NO_ROWS,
+  rowOptions,
+  rowsText,
+  SQL_FAILED,
+  traceRows,
+} from "./trace_rows.ts";
+import { toRowSet } from "../../row_set.ts";
 
 /**
  * Compares the last execute stage's rows with `expect.rows` (see
@@ -38,15 +46,18 @@ export class RowsMatch extends Check {
     const got = traceRows(trace);
     if (got.kind === "failed") return [this.result(got.stage.name, SKIP, SQL_FAILED)];
     if (got.kind === "none") return [this.result("execute", FAIL, NO_ROWS)];
-    const options = { ordered: testCase.ordered, precision: testCase.precision };
+    const options = rowOptions(testCase);
     if (matchesAny(got.set, results, options)) {
       return [this.result(got.stage.name, PASS, `${got.rows.length} row(s)`)];
     }
+    const loose = { ...options, strictColumns: false };
+    const extra = results.find((r) => matchesAny(got.set, [r], loose));
+    const note = extra === undefined ? "" : extraColumnsNote(got.set, toRowSet(extra));
     const wanted = results.length === 1
       ? `expected ${rowsText(results[0]!)}`
       : `expected one of ${results.length} results, none matches (the first: ${
         rowsText(results[0]!)
       })`;
-    return [this.result(got.stage.name, FAIL, `got ${rowsText(got.rows)}; ${wanted}`)];
+    return [this.result(got.stage.name, FAIL, `got ${rowsText(got.rows)}; ${wanted}${note}`)];
   }
 }

@@ -6,7 +6,38 @@
  */
 import { jsonText } from "../_json.ts";
 import { type RowSet, toRowSet } from "../../row_set.ts";
+import type { CompareRowsOptions } from "../../compare/rows.ts";
+import type { TestCase } from "../case.ts";
 import type { Row, Stage, Trace } from "../trace.ts";
+
+/**
+ * How a case's rows are compared: its `ordered`, `precision` and
+ * `strict_columns`.
+ *
+ * @param testCase the case
+ * @returns the comparison's options
+ */
+export function rowOptions(testCase: TestCase): CompareRowsOptions {
+  return {
+    ordered: testCase.ordered,
+    precision: testCase.precision,
+    ...(testCase.strict_columns === true ? { strictColumns: true } : {}),
+  };
+}
+
+/**
+ * Why rows failed only for their extra columns, for a case with
+ * `strict_columns`: `; 2 columns for the expected 1 (strict_columns)`, or "".
+ *
+ * @param got the agent's rows
+ * @param expected the correct rows
+ * @returns the note, or ""
+ */
+export function extraColumnsNote(got: RowSet, expected: RowSet): string {
+  return got.columns.length > expected.columns.length && expected.columns.length > 0
+    ? `; ${got.columns.length} columns for the expected ${expected.columns.length}: strict columns allow no extra column`
+    : "";
+}
 
 /**
  * How many rows, and the first one as JSON.

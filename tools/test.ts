@@ -3,9 +3,9 @@
  * `deno task test`: runs `deno test` and keeps it short when everything
  * passes: one line per test file is 1,500 lines nobody reads, so the output
  * is shown in full only when a test fails (from its ERRORS section, with
- * the failures and the summary); otherwise only the summary line, then one
- * line per system package whose tests were skipped because it is missing
- * (tests/system_packages.ts). While it runs, stderr shows how far it is:
+ * the failures and the summary); otherwise only the summary line. Either way
+ * it ends with one line per system package whose tests were skipped because
+ * it is missing (tests/system_packages.ts). While it runs, stderr shows how far it is:
  * one updating line on a terminal, a line every 20 s in a CI log, since the
  * whole suite takes minutes. Arguments are passed on to `deno test`
  * (`deno task test lib/eval` runs one folder).
@@ -76,6 +76,8 @@ child.on("close", (code) => {
     process.stdout.write(
       errors === -1 ? output : output.slice(Math.max(0, output.lastIndexOf("\n", errors))),
     );
+    // The failures come first; what did not run at all is said after them too.
+    if (skips.size > 0) process.stdout.write(`\n${[...skips].join("\n")}\n`);
   }
   process.exitCode = code ?? 1;
 });

@@ -47,8 +47,8 @@ const emptyBin = fs.mkdtempSync(path.join(dir, "bin-"));
 // are set empty rather than left out: the child inherits what is left out.
 const developer = { DBAGENTEVAL_REQUIRE_SYSTEM: "", DBAGENTEVAL_REQUIRE_POSTGRES: "" };
 
-function task(file: string, env: Record<string, string> = {}) {
-  return spawnSync(process.execPath, ["run", "--allow-all", TOOL, file], {
+function task(file: string | string[], env: Record<string, string> = {}) {
+  return spawnSync(process.execPath, ["run", "--allow-all", TOOL, ...[file].flat()], {
     cwd: dir,
     encoding: "utf8",
     env: { ...process.env, ...developer, NO_COLOR: "1", ...env },
@@ -81,6 +81,16 @@ describe("deno task test", { skip: "Deno" in globalThis ? false : "runs deno" },
     const r = task(needsPython, { PATH: emptyBin, DBAGENTEVAL_REQUIRE_SYSTEM: "1" });
     assert.notEqual(r.status, 0);
     assert.match(r.stdout, /DBAGENTEVAL_REQUIRE_SYSTEM=1 but this test needs python3/);
+  });
+
+  it("names the skipped tools when a test fails too, after the failures", () => {
+    const r = task([failing, needsPython], { PATH: emptyBin });
+    assert.notEqual(r.status, 0);
+    assert.match(r.stdout, /FAILED/);
+    assert.equal(
+      r.stdout.trimEnd().split("\n").at(-1),
+      "SKIPPING tests that need python3 (the Python and HTTP example agents): apt-get install python3",
+    );
   });
 
   it("shows the failing test and its assertion when one fails", () => {

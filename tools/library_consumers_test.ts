@@ -22,6 +22,7 @@ import * as path from "node:path";
 import process from "node:process";
 import { VERSION } from "../lib/version.ts";
 import { needs } from "../tests/system_packages.ts";
+import { denoPath } from "../tests/cli.ts";
 
 const ROOT = path.resolve(import.meta.dirname ?? ".", "..");
 const CHINOOK = path.join(ROOT, "examples", "chinook", "Chinook_Sqlite.sqlite");
@@ -72,6 +73,9 @@ console.log(VERSION, same, result.passed + " of " + result.total);
 
 const EXPECTED = `${VERSION} true 1 of 1\n`;
 
+/** Test data and test helpers, which no package ships. */
+const TEST_FILES = /^package\/(rules\/testdata\/|.*\/_test_[^/]*\.ts$|.*_test_util\.ts$)/m;
+
 describe("the library from a project outside the repository", () => {
   it("runs in a Deno project that links the files deno publish would upload", () => {
     // --no-check: CI type-checks the package in its own step; here only the file list matters.
@@ -86,6 +90,7 @@ describe("the library from a project outside the repository", () => {
       .filter((f) => f !== ".git");
     assert.ok(files.includes("mod.ts") && files.includes("deno.json"), files.join(", "));
     assert.ok(!files.some((f) => f.endsWith("_test.ts") || f.startsWith("tests/")), "tests");
+    assert.deepEqual(files.filter((f) => TEST_FILES.test(`package/${f}`)), [], "test data");
     const pkg = path.join(dir, "jsr-package");
     for (const file of files) {
       fs.mkdirSync(path.dirname(path.join(pkg, file)), { recursive: true });
@@ -133,6 +138,8 @@ describe("the library from a project outside the repository", () => {
     const listed = run("tar", ["-tzf", path.join(app, tarball)], app);
     assert.match(listed, /^package\/mod\.ts$/m);
     assert.doesNotMatch(listed, /_test\.ts$|^package\/(tests|\.git|node_modules|dist)\//m);
+    // No test data or test helpers either (rules/testdata/ alone was 1.4 MB).
+    assert.doesNotMatch(listed, TEST_FILES);
     // What the project got is the package's files alone, not the checkout.
     const installed = path.join(app, "node_modules", "dbagenteval");
     for (const name of [".git", "node_modules", "dist"]) {
@@ -140,6 +147,21 @@ describe("the library from a project outside the repository", () => {
     }
     fs.writeFileSync(path.join(app, "main.ts"), program("dbagenteval"));
     assert.equal(run("bun", ["main.ts"], app), EXPECTED);
+    // The package's command, as bunx runs it; Deno cannot run it from node_modules, and says so.
+    assert.equal(run("bunx", ["dbagenteval", "--version"], app), `${VERSION}\n`);
+    const bin = path.join(app, "node_modules", ".bin", "dbagenteval");
+    assert.ok(run("bun", [bin, "db", "info", CHINOOK], app).startsWith(`${CHINOOK}: `));
+    const denoExe = denoPath();
+    if (denoExe !== null) {
+      const deno = spawnSync(denoExe, ["run", "-A", bin, "--version"], {
+        cwd: app,
+        encoding: "utf8",
+      });
+      assert.deepEqual([deno.status, deno.stderr], [
+        2,
+        "error: the dbagenteval package's command runs under Bun: run bunx dbagenteval (npm install -g bun), or use the single binary\n",
+      ]);
+    }
   });
 });
 

@@ -5,29 +5,26 @@
  *
  * The official evaluator is not in this repository: pass a copy of
  * `taoyds/test-suite-sql-eval` (a work tree, or a bare git repository) with
- * `--official DIR`. Its files are copied to a temporary folder, where NLTK's
- * tokenizer is told `preserve_line=True` (it otherwise needs the punkt model,
- * a download), and it runs with Debian's python3, python3-sqlparse and
- * python3-nltk.
+ * `--official DIR`; bench/_official_spider.ts copies it to a temporary folder
+ * and runs it with Debian's python3, python3-sqlparse and python3-nltk.
  *
  * Usage: deno run -A bench/spider_scores.ts --official DIR [--pred FILE] [--runs N]
  *
  * @module
  */
-import { execFileSync } from "node:child_process";
-import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { cpSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import process from "node:process";
 import { measure, median } from "./_measure.ts";
+import { officialSpider, PYTHON } from "./_official_spider.ts";
 
 const args = process.argv.slice(2);
 const arg = (name: string, fallback?: string): string | undefined => {
   const i = args.indexOf(name);
   return i >= 0 ? args[i + 1] : fallback;
 };
-const official = arg("--official");
-if (official === undefined) {
+const officialDir = arg("--official");
+if (officialDir === undefined) {
   console.error(
     "pass --official DIR: a copy of taoyds/test-suite-sql-eval (work tree or bare git repository)",
   );
@@ -40,21 +37,11 @@ const tables = join(data, "spider_scores/tables.json");
 const pred = resolve(arg("--pred", join(data, "spider_scores/pred_model.txt"))!);
 const runs = Number(arg("--runs", "1"));
 
-const work = mkdtempSync(join(tmpdir(), "spider-official-"));
-const FILES = ["evaluation.py", "exec_eval.py", "parse.py", "process_sql.py"];
-for (const f of FILES) {
-  const text = existsSync(join(official, f))
-    ? readFileSync(join(official, f), "utf8")
-    : execFileSync("git", ["--git-dir", official, "show", `HEAD:${f}`], { encoding: "utf8" });
-  writeFileSync(
-    join(work, f),
-    text.replace("word_tokenize(string)", "word_tokenize(string, preserve_line=True)"),
-  );
-}
+const official = officialSpider(officialDir);
+const work = official.work;
 // The evaluator opens the databases read-write: give it copies.
 cpSync(dbDir, join(work, "database"), { recursive: true });
 
-const python = existsSync("/usr/bin/python3") ? "/usr/bin/python3" : "python3";
 const runtime = process.execPath;
 const ours = (): ReturnType<typeof measure> =>
   measure(
@@ -64,7 +51,7 @@ const ours = (): ReturnType<typeof measure> =>
   );
 const theirs = (): ReturnType<typeof measure> =>
   measure([
-    python,
+    PYTHON,
     "evaluation.py",
     "--gold",
     gold,
@@ -106,5 +93,5 @@ try {
   );
   console.log(`ratio (ours / official): ${(t1 / t2).toFixed(2)}`);
 } finally {
-  rmSync(work, { recursive: true, force: true });
+  official.remove();
 }

@@ -18,7 +18,7 @@
  * @module
  */
 import { spawnSync } from "node:child_process";
-import { cpSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import process from "node:process";
 import { officialSpider } from "./_official_spider.ts";
@@ -152,5 +152,4 @@ try {
   }
 } finally {
   official.remove();
-  rmSync(join(official.work), { recursive: true, force: true });
 }

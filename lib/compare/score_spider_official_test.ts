@@ -12,6 +12,7 @@ import { TEST_SUITE_COPIES, writeTestSuites } from "../../tests/test_suite_fixtu
 import { openDatabase } from "../sqlite/database.ts";
 import { scoreSpider } from "./score_spider.ts";
 import { type StoredExecutor, storedExecutor } from "./stored.ts";
+import type { TestSuiteDatabase } from "./score.ts";
 
 const here = new URL("../../tests/data/", import.meta.url);
 const read = (path: string): string[] =>
@@ -37,6 +38,33 @@ async function executorFor(dbId: string): Promise<StoredExecutor> {
   return d.execute;
 }
 
+/**
+ * The questions whose score is not the official verdict, for one column of
+ * official verdicts (each row: the gold's line, then the verdicts).
+ */
+async function notOfficial(
+  official: readonly number[][],
+  file: string,
+  options: {
+    keepDistinct: boolean;
+    column: number;
+    suite?: (dbId: string) => Promise<TestSuiteDatabase[]>;
+  },
+): Promise<string[]> {
+  const wrong: string[] = [];
+  for (const row of official) {
+    const [goldSql, dbId] = gold[row[0]! - 1]!;
+    const r = await scoreSpider({
+      gold: goldSql,
+      predicted: predictions[file]![row[0]! - 1]!,
+      execute: await executorFor(dbId),
+      ...(options.suite === undefined ? {} : { testSuite: await options.suite(dbId) }),
+    }, { keepDistinct: options.keepDistinct });
+    if (r.value !== row[options.column]) wrong.push(`line ${row[0]}: ${r.value} (${r.detail})`);
+  }
+  return wrong;
+}
+
 describe("scoreSpider() on Spider dev", () => {
   // [predictions, keepDistinct, column of official.tsv]
   const runs: [string, boolean, number][] = [
@@ -51,20 +79,7 @@ describe("scoreSpider() on Spider dev", () => {
         keepDistinct ? " with --keep_distinct" : ""
       }`,
       async () => {
-        const wrong: string[] = [];
-        for (const row of verdicts) {
-          const [goldSql, dbId] = gold[row[0]! - 1]!;
-          const r = await scoreSpider(
-            {
-              gold: goldSql,
-              predicted: predictions[file]![row[0]! - 1]!,
-              execute: await executorFor(dbId),
-            },
-            { keepDistinct },
-          );
-          if (r.value !== row[column]) wrong.push(`line ${row[0]}: ${r.value} (${r.detail})`);
-        }
-        assert.deepEqual(wrong, []);
+        assert.deepEqual(await notOfficial(verdicts, file, { keepDistinct, column }), []);
       },
     );
   }
@@ -75,7 +90,7 @@ describe("scoreSpider() on test suites", () => {
   // changed): the verdicts the official evaluator gave on these very folders
   // (bench/spider_test_suite.ts wrote official_test_suite.tsv).
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "dbagenteval-suites-"));
-  const suites = new Map<string, { close(): void; execute: StoredExecutor; name: string }[]>();
+  const suites = new Map<string, (TestSuiteDatabase & { close(): void })[]>();
   before(() => {
     writeTestSuites(new URL("spider/database", here).pathname, dir);
   });
@@ -83,7 +98,7 @@ describe("scoreSpider() on test suites", () => {
     suites.forEach((s) => s.forEach((d) => d.close()));
     fs.rmSync(dir, { recursive: true, force: true });
   });
-  async function suiteOf(dbId: string) {
+  async function suiteOf(dbId: string): Promise<TestSuiteDatabase[]> {
     let s = suites.get(dbId);
     if (s === undefined) {
       s = [];
@@ -108,17 +123,7 @@ describe("scoreSpider() on test suites", () => {
         keepDistinct ? " with --keep_distinct" : ""
       }`,
       async () => {
-        const wrong: string[] = [];
-        for (const row of official) {
-          const [goldSql, dbId] = gold[row[0]! - 1]!;
-          const r = await scoreSpider({
-            gold: goldSql,
-            predicted: predictions[file]![row[0]! - 1]!,
-            execute: await executorFor(dbId),
-            testSuite: await suiteOf(dbId),
-          }, { keepDistinct });
-          if (r.value !== row[column]) wrong.push(`line ${row[0]}: ${r.value} (${r.detail})`);
-        }
+        const wrong = await notOfficial(official, file, { keepDistinct, column, suite: suiteOf });
         assert.deepEqual(wrong, []);
       },
     );

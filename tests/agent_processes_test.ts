@@ -1,8 +1,9 @@
 /**
  * One process matrix for both transports that run the agent in a process
  * of its own (`--agent-cmd` workers, `--agent` module hosts): an agent that
- * hangs after starting a grandchild, exits, floods stderr, or leaves a
- * grandchild running, and a run stopped by SIGTERM while it hangs. Each
+ * hangs after starting a grandchild, exits, floods stderr, leaves a
+ * grandchild running, or takes a while (its process must live as long as
+ * the run needs it), and a run stopped by SIGTERM while it hangs. Each
  * gets its verdict, and afterwards nothing the agent started is running
  * (read from the process table). The agents' files live in a folder of
  * their own, whose path is in every command line they start.
@@ -57,6 +58,8 @@ for line in sys.stdin:
         sys.stderr.flush()
     elif q == "fork":
         subprocess.Popen(GRANDCHILD)
+    elif q == "slow":
+        time.sleep(1.5)
     print(json.dumps({"id": request["id"], "answer": "ok"}), flush=True)
 `,
       );
@@ -72,7 +75,7 @@ for line in sys.stdin:
         `import { type ChildProcess, spawn } from "node:child_process";
 import process from "node:process";
 const [program, ...args] = ${grandchild(folder)};
-export function agent(q: string): string {
+export async function agent(q: string): Promise<string> {
   if (q === "hang") {
     spawn(program, args, { stdio: "ignore" });
     while (true) {}
@@ -83,6 +86,7 @@ export function agent(q: string): string {
     for (let i = 0; i < ${FLOOD / 1024}; i++) process.stderr.write(line);
   }
   if (q === "fork") spawn(program, args, { stdio: "ignore" });
+  if (q === "slow") await new Promise((resolve) => setTimeout(resolve, 1500));
   return "ok";
 }
 `,
@@ -133,7 +137,7 @@ for (const transport of TRANSPORTS) {
         const folder = dir.file(`${transport.name.slice(2)}-matrix`);
         fs.mkdirSync(folder);
         const agent = transport.agent(folder);
-        const file = cases(folder, ["hang", "exit", "flood", "fork", "fine"]);
+        const file = cases(folder, ["hang", "exit", "flood", "fork", "slow", "fine"]);
         const r = await run(folder, [
           "run",
           file,
@@ -145,7 +149,7 @@ for (const transport of TRANSPORTS) {
         ]);
         assert.match(r.stdout, /^ERROR hang\n {6}timed out after 3 s: the agent did not finish/m);
         assert.match(r.stdout, transport.exited, r.stdout);
-        for (const q of ["flood", "fork", "fine"]) {
+        for (const q of ["flood", "fork", "slow", "fine"]) {
           assert.match(r.stdout, new RegExp(`^PASS {2}${q}$`, "m"), r.stdout + r.head);
         }
         assert.equal(r.code, 1, r.stdout);

@@ -40,9 +40,10 @@ export interface ModuleHostOptions {
 
 /**
  * Runs the host until stdin closes: loads the agent, says it is ready, then
- * answers each request line.
+ * answers each request line; the process then exits.
  *
  * @param options the token and how to load the agent
+ * @returns a promise that never settles (the host ends by exiting)
  * @example
  * ```ts ignore
  * import { serveModuleAgent } from "./module_host.ts";
@@ -90,7 +91,7 @@ export async function serveModuleAgent(options: ModuleHostOptions): Promise<void
   } catch (e) {
     // Exit once the message is out (a pipe may be written asynchronously).
     send({ fatal: e instanceof Error ? e.message : String(e) }, () => exit(2));
-    return;
+    return ENDS_BY_EXIT;
   }
   send({ ready: true });
   const lines = readline.createInterface({ input: process.stdin, crlfDelay: Infinity });
@@ -107,10 +108,19 @@ export async function serveModuleAgent(options: ModuleHostOptions): Promise<void
   // empty write's callback does not wait for it; end()'s does). The run
   // kills the host a second after closing its stdin in any case.
   lines.on("close", () => {
-    setTimeout(() => exit(0), 900).unref?.();
+    setTimeout(() => exit(0), 900);
     stderr.end(() => stdout.end(() => exit(0)));
   });
+  return ENDS_BY_EXIT;
 }
+
+/**
+ * The host's promise: it never settles, since the host ends by exit() when
+ * its stdin closes. A command that returned would let the CLI end the
+ * process after its command is done (cli.ts does, a second later), in the
+ * middle of the run.
+ */
+const ENDS_BY_EXIT: Promise<void> = new Promise(() => {});
 
 async function answer(
   agent: Agent,

@@ -33,7 +33,8 @@ export type Shape =
   | "keyless"
   | "typed_generated"
   | "autoincrement"
-  | "fts5";
+  | "fts5"
+  | "rowid_names";
 export const SHAPES: Shape[] = [
   "rowid",
   "text_key",
@@ -47,14 +48,21 @@ export const SHAPES: Shape[] = [
 /**
  * The shapes the round-trip tests add: a generated column that shows a
  * value's storage class (1 against 1.0), an AUTOINCREMENT table (its
- * sqlite_sequence row), and an FTS5 table (its shadow tables).
+ * sqlite_sequence row), an FTS5 table (its shadow tables), and a keyless
+ * table whose own columns take all three names of the rowid.
  */
 export const ROUND_TRIP_SHAPES: Shape[] = [
   ...SHAPES,
   "typed_generated",
   "autoincrement",
   "fts5",
+  "rowid_names",
 ];
+
+/** Whether a shape's tables have no key (rows compared as a multiset). */
+export function keyless(shape: Shape): boolean {
+  return shape === "keyless" || shape === "rowid_names";
+}
 
 export interface TableSpec {
   readonly name: string;
@@ -163,6 +171,15 @@ export function spec(name: string, shape: Shape): TableSpec {
         valueCols: ["a", "b"],
         create: `CREATE TABLE ${name}(id INTEGER PRIMARY KEY AUTOINCREMENT, a, b)`,
       };
+    case "rowid_names":
+      return {
+        name,
+        shape,
+        key: () => [],
+        keyCols: [],
+        valueCols: ["a", "rowid", "oid", "_rowid_"],
+        create: `CREATE TABLE ${name}(rowid, oid, _rowid_, a)`,
+      };
     case "fts5":
       return {
         name,
@@ -196,7 +213,7 @@ export function valueSql(
     }
     if (shape === "fts5") return `'w${Math.floor(random() * 20)} w${Math.floor(random() * 20)}'`;
     if (shape !== "strict" && shape !== "generated" && random() < 0.15) {
-      return shape === "keyless" && random() < 0.5 ? "'1'" : controlText(random);
+      return keyless(shape) && random() < 0.5 ? "'1'" : controlText(random);
     }
   }
   if (shape === "strict") {
@@ -205,7 +222,7 @@ export function valueSql(
       : `'t${Math.floor(random() * 50)}'`;
   }
   if (shape === "generated") return String(Math.floor(random() * 100));
-  if (shape === "keyless") return String(Math.floor(random() * 4)); // duplicates happen
+  if (keyless(shape)) return String(Math.floor(random() * 4)); // duplicates happen
   const r = random();
   if (r < 0.1) return "NULL";
   if (r < 0.3) return String(Math.floor(random() * 1000));
@@ -301,7 +318,8 @@ export function buildPair(
     for (let e = 0; e < edits; e++) {
       const i = 1 + Math.floor(random() * Math.max(count, 1));
       const what = random();
-      if (t.shape === "keyless") {
+      if (keyless(t.shape)) {
+        // (In a rowid_names table, "rowid" is the user's column.)
         if (what < 0.4) w.exec(`DELETE FROM ${t.name} WHERE rowid = ${i}`);
         else if (what < 0.7) w.exec(insert(t, 0));
         else w.exec(`UPDATE ${t.name} SET a = ${value(t, "a")} WHERE rowid = ${i}`);
@@ -324,7 +342,7 @@ export function buildPair(
         CREATE TABLE ${t.name}(a ${types}); INSERT INTO ${t.name} SELECT a, b FROM ${t.name}_old;
         DROP TABLE ${t.name}_old;`);
     }
-    const alterable = !["keyless", "strict", "fts5"].includes(t.shape);
+    const alterable = !keyless(t.shape) && !["strict", "fts5"].includes(t.shape);
     if (alterable && random() < 0.15) {
       w.exec(`ALTER TABLE ${t.name} ADD COLUMN extra`);
       if (count > 0) w.exec(`UPDATE ${t.name} SET extra = 'x' WHERE ${keyWhere(t, count)}`);

@@ -80,6 +80,22 @@ const cases: [string, string, string][] = [
      UPDATE t SET w = 'y' WHERE k IS NULL AND v = 2;`,
   ],
   [
+    "a keyless table whose own columns take the rowid's three names, duplicate rows removed",
+    `CREATE TABLE k(rowid, oid, _rowid_, a);
+     INSERT INTO k VALUES (5, 5, 5, 'x'), (1, 1, 1, 'y'), (1, 1, 1, 'y'), (1, 1, 1, 'y'),
+       (2, 2, 2, 'z'), (9, 9, 9, 'w'), (NULL, 0, -1, 'n');`,
+    `CREATE TABLE k(rowid, oid, _rowid_, a);
+     INSERT INTO k VALUES (5, 5, 5, 'x'), (1, 1, 1, 'y'), (9, 9, 9, 'w'), (3, 3, 3, 'new'),
+       (NULL, 0, -1, 'n'), (NULL, 0, -1, 'n');`,
+  ],
+  [
+    "NULL keys in a table whose columns take the rowid's three names",
+    `CREATE TABLE t(k TEXT PRIMARY KEY, rowid, oid, _rowid_);
+     INSERT INTO t VALUES (NULL, 1, 1, 1), (NULL, 1, 1, 1), (NULL, 2, 2, 2), ('a', 3, 3, 3);`,
+    `CREATE TABLE t(k TEXT PRIMARY KEY, rowid, oid, _rowid_);
+     INSERT INTO t VALUES (NULL, 1, 1, 1), (NULL, 7, 7, 7), ('a', 3, 3, 4);`,
+  ],
+  [
     "an FTS5 table's rows changed, one FTS5 table added and one dropped",
     `CREATE VIRTUAL TABLE f USING fts5(a, b); CREATE VIRTUAL TABLE gone USING fts5(x);
      INSERT INTO f(rowid, a, b) VALUES (1, 'one two', 'x'), (2, 'three', 'y'), (3, 'four', 'z');
@@ -100,6 +116,73 @@ const cases: [string, string, string][] = [
      UPDATE r SET x1 = 9 WHERE id = 2; DELETE FROM r WHERE id = 1; INSERT INTO r VALUES (7, 1, 2);`,
   ],
 ];
+
+/**
+ * Tables that gained columns: [name, before, after, whether --sql adds them
+ * with ALTER TABLE ... ADD COLUMN (true) or rebuilds the table (false)].
+ */
+const added: [string, string, string, boolean][] = [
+  [
+    "typed columns with constant defaults, NOT NULL, a CHECK, a VIRTUAL column, before a table constraint",
+    `CREATE TABLE t(id INTEGER PRIMARY KEY, a TEXT, UNIQUE(a)); CREATE INDEX t_a ON t(a);
+     INSERT INTO t VALUES (1, 'p'), (2, 'q'), (3, 'r');`,
+    `CREATE TABLE t(id INTEGER PRIMARY KEY, a TEXT, UNIQUE(a)); CREATE INDEX t_a ON t(a);
+     INSERT INTO t VALUES (1, 'p'), (2, 'q'), (3, 'r');
+     ALTER TABLE t ADD COLUMN n INTEGER NOT NULL DEFAULT 7;
+     ALTER TABLE t ADD COLUMN s TEXT DEFAULT 'none' CHECK (length(s) < 10);
+     ALTER TABLE t ADD COLUMN g AS (n * 2);
+     UPDATE t SET n = 8, s = 'set' WHERE id = 2; DELETE FROM t WHERE id = 3;
+     INSERT INTO t(id, a, s) VALUES (4, 's', 'new');`,
+    true,
+  ],
+  [
+    "a WITHOUT ROWID table",
+    `CREATE TABLE w(k TEXT PRIMARY KEY, v) WITHOUT ROWID; INSERT INTO w VALUES ('a', 1), ('b', 2);`,
+    `CREATE TABLE w(k TEXT PRIMARY KEY, v) WITHOUT ROWID; INSERT INTO w VALUES ('a', 1), ('b', 2);
+     ALTER TABLE w ADD COLUMN x REAL DEFAULT 0.5; UPDATE w SET x = 1.25 WHERE k = 'b';`,
+    true,
+  ],
+  [
+    "a column with an expression default",
+    `CREATE TABLE t(id INTEGER PRIMARY KEY, a); INSERT INTO t VALUES (1, 'p'), (2, 'q');`,
+    `CREATE TABLE t(id INTEGER PRIMARY KEY, a, b INT DEFAULT (1 + 1));
+     INSERT INTO t(id, a) VALUES (1, 'p'), (2, 'q'), (3, 'r');`,
+    false,
+  ],
+  [
+    "a STORED generated column",
+    `CREATE TABLE t(id INTEGER PRIMARY KEY, a); INSERT INTO t VALUES (1, 'p');`,
+    `CREATE TABLE t(id INTEGER PRIMARY KEY, a, g AS (a || '!') STORED);
+     INSERT INTO t(id, a) VALUES (1, 'p'), (2, 'q');`,
+    false,
+  ],
+  [
+    "a UNIQUE column",
+    `CREATE TABLE t(id INTEGER PRIMARY KEY, a); INSERT INTO t VALUES (1, 'p');`,
+    `CREATE TABLE t(id INTEGER PRIMARY KEY, a, u UNIQUE); INSERT INTO t VALUES (1, 'p', 'x');`,
+    false,
+  ],
+];
+
+describe(
+  "db diff --sql adds columns with ALTER TABLE where SQLite can",
+  { skip: needs("sqlite3") },
+  () => {
+    for (const [name, before, afterSql, alter] of added) {
+      it(`db diff --sql ${alter ? "adds" : "rebuilds the table for"} ${name}, and reproduces it`, async () => {
+        const i = ++n;
+        const a = makeDb(dir.file(`a${i}.db`), before);
+        const b = makeDb(dir.file(`b${i}.db`), afterSql);
+        const sql = await sqlPatch(a, b);
+        assert.equal(/ ADD COLUMN /.test(sql), alter, sql);
+        assert.equal(/ RENAME TO /.test(sql), !alter, sql);
+        const patched = dir.file(`p${i}.db`);
+        assert.equal(applySqlWithShell(a, sql, patched), null);
+        assert.deepEqual(await differences(patched, b), []);
+      });
+    }
+  },
+);
 
 describe(
   "db diff --sql and --changeset reproduce the after file",

@@ -29,7 +29,8 @@ export interface ParsedTable {
   readonly withoutRowid: boolean;
 }
 
-interface Token {
+/** One token of a statement, located by its offsets in the text. */
+export interface Token {
   /** "id" (bare word), "q" (quoted name or string), "num", "blob", "op". */
   readonly kind: "id" | "q" | "num" | "blob" | "op";
   readonly start: number;
@@ -39,6 +40,22 @@ interface Token {
 }
 
 class Unknown extends Error {}
+
+/**
+ * The tokens of SQL text as SQLite splits them (comments and spaces left
+ * out), or null when a quote or blob is not closed.
+ *
+ * @param sql the text
+ * @returns the tokens, in order
+ */
+export function sqlTokens(sql: string): Token[] | null {
+  try {
+    return tokenize(sql);
+  } catch (e) {
+    if (e instanceof Unknown) return null;
+    throw e;
+  }
+}
 
 function tokenize(sql: string): Token[] {
   const out: Token[] = [];
@@ -123,7 +140,7 @@ const CONSTRAINT_WORDS = new Set([
 ]);
 
 /** Words that start a table constraint. */
-const TABLE_CONSTRAINTS = new Set(["CONSTRAINT", "PRIMARY", "UNIQUE", "CHECK", "FOREIGN"]);
+export const TABLE_CONSTRAINTS = new Set(["CONSTRAINT", "PRIMARY", "UNIQUE", "CHECK", "FOREIGN"]);
 
 const STANDARD_TYPES = new Set(["INT", "INTEGER", "REAL", "TEXT", "BLOB", "ANY"]);
 

@@ -10,12 +10,14 @@
  *    that was removed or changed: no trigger may fire while rows change, and
  *    no view may refer to a table being rebuilt;
  * 3. per table, in name order: `CREATE TABLE` (added), `DROP TABLE`
- *    (removed), or for a table whose CREATE statement changed a rebuild
- *    (rename the old one, create the new one, copy the columns both have,
- *    drop the old one); then its row changes: `DELETE` by key (rows
- *    without a usable key: the first row with exactly those values, by
- *    rowid), `UPDATE` of the changed columns by key, `INSERT` of every
- *    column except generated ones;
+ *    (removed), or for a table whose CREATE statement changed: `ALTER
+ *    TABLE ... ADD COLUMN` when it only gained columns SQLite can add to a
+ *    table with rows (_add_column.ts), else a rebuild (rename the old one,
+ *    create the new one, copy the columns both have, drop the old one);
+ *    then its row changes (_row_sql.ts): `DELETE` by key (rows without a
+ *    usable key: the first row with exactly those values, by rowid, or by
+ *    value when no name reaches the rowid), `UPDATE` of the changed
+ *    columns by key, `INSERT` of every column except generated ones;
  *    Virtual tables are created or dropped; their rows are written through
  *    their shadow tables, like any table's;
  * 4. `sqlite_sequence` as it was before (inserts raise it), then its row
@@ -32,17 +34,14 @@
  *
  * @module
  */
-import { emptyRow, type SqliteRow } from "../sqlite/value.ts";
 import { foldName } from "./names.ts";
-import { ident, sqlLiteral } from "../sqlite/sql_text.ts";
-import { storageClassFlips } from "./_storage_class.ts";
+import { ident } from "../sqlite/sql_text.ts";
+import { addedColumnDefinitions } from "./_add_column.ts";
+import { generated, RowStatements } from "./_row_sql.ts";
 import type { DiffListener, RowEvent, TableStart } from "./listener.ts";
 import { normalizeSql, type ObjectSchema, type SideSchema, type TableSchema } from "./schema.ts";
 import { dataColumns, pairingMode } from "./table_data.ts";
 import type { DatabaseChange } from "./types.ts";
-
-/** Literals the sqlite3 shell of any version reads back exactly. */
-const EXACT = { exact: true } as const;
 
 /** Where the SQL goes. */
 export interface SqlSink {
@@ -86,7 +85,8 @@ export class SqlRenderer implements DiffListener {
   readonly #sequence: string[] = [];
   /** Virtual tables this script creates, or cannot write (their CREATE changed). */
   readonly #virtuals = new Map<string, "created" | "stale">();
-  #gen: { table: TableSchema; names: ReadonlySet<string> } | null = null;
+  /** The current table's statement writer, made once a table rather than once a row. */
+  #rows: { name: string; after: TableSchema; statements: RowStatements } | null = null;
 
   /**
    * @param sink where to write
@@ -141,9 +141,18 @@ export class SqlRenderer implements DiffListener {
       this.#plan = { kind: "rows", name: after.name, before, after, paired: true };
       return;
     }
+    const mode = pairingMode(before, after);
+    // Columns added at the end that SQLite can add: the rows stay where they
+    // are and read the new columns' defaults, as the after side's do.
+    const added = mode === "keyed" ? addedColumnDefinitions(before.sql, after.sql) : null;
+    if (added !== null) {
+      for (const d of added) w(`ALTER TABLE ${ident(after.name)} ADD COLUMN ${d};`);
+      this.#plan = { kind: "rows", name: after.name, before, after, paired: true };
+      return;
+    }
     // A rebuild: the rows both shapes can hold are copied, then the row
     // changes apply (paired), or every after row is inserted (whole).
-    const paired = pairingMode(before, after) !== "whole";
+    const paired = mode !== "whole";
     const old = ident(`${before.name}${OLD_SUFFIX}`);
     w(`ALTER TABLE ${ident(before.name)} RENAME TO ${old};`);
     w(`${after.sql};`);
@@ -256,85 +265,20 @@ export class SqlRenderer implements DiffListener {
     return null;
   }
 
-  /** The current table's generated columns, found once a table rather than once a row. */
-  #generated(t: TableSchema): ReadonlySet<string> {
-    if (this.#gen?.table !== t) this.#gen = { table: t, names: generated(t) };
-    return this.#gen.names;
-  }
-
   #rowSql(plan: Extract<TablePlan, { kind: "rows" }>, event: RowEvent): string | null {
-    const T = ident(plan.name);
-    const after = plan.after;
-    const gen = this.#generated(after);
-    if (event.kind === "added") {
-      const { row, key } = event.change;
-      const values = emptyRow();
-      for (const c of Object.keys(row)) if (!gen.has(foldName(c))) values[c] = row[c]!;
-      // Paired by rowid (--rowid): the rowid is written too, so the rows pair again.
-      const inRow = new Set(Object.keys(row).map(foldName));
-      for (const k of Object.keys(key ?? {})) if (!inRow.has(foldName(k))) values[k] = key![k]!;
-      const cols = Object.keys(values);
-      const insert = `INSERT INTO ${T}(${cols.map(ident).join(", ")}) VALUES (${
-        cols.map((c) => sqlLiteral(values[c]!, EXACT)).join(", ")
-      });`;
-      if (foldName(plan.name) !== "sqlite_sequence") {
-        const where = key !== null && Object.values(key).every((v) => v !== null)
-          ? keyWhere(key)
-          : `${ident(after.rowidName ?? "rowid")} = last_insert_rowid()`;
-        return [insert, ...storageClassFlips(after, gen, row, where)].join("\n");
-      }
-      // Creating an AUTOINCREMENT table may have made its row already.
-      return `DELETE FROM ${T} WHERE name = ${
-        sqlLiteral(event.change.row["name"] ?? null, EXACT)
-      };\n${insert}`;
+    if (this.#rows?.name !== plan.name || this.#rows.after !== plan.after) {
+      this.#rows = {
+        name: plan.name,
+        after: plan.after,
+        statements: new RowStatements(plan.name, plan.after),
+      };
     }
+    const statements = this.#rows.statements;
+    if (event.kind === "added") return statements.added(event.change);
     if (!plan.paired) return null;
-    if (event.kind === "removed") {
-      const { key, row } = event.change;
-      if (key !== null && Object.values(key).every((v) => v !== null)) {
-        return `DELETE FROM ${T} WHERE ${keyWhere(key)};`;
-      }
-      // The table as it is now (after a rebuild: the after shape), so the
-      // match names only its writable columns. No unary +: the column's
-      // affinity applies to the value, as it did to the row when stored or
-      // copied into a rebuilt table whose column type changed ('1' -> 1).
-      const rowid = after.rowidName ?? "rowid";
-      const there = new Map(writable(after).map((c) => [foldName(c), c]));
-      // Generated values too: they tell 1 from 1.0 where the columns cannot.
-      const match = Object.keys(row).filter((c) => there.has(foldName(c)) || gen.has(foldName(c)))
-        .map((c) =>
-          gen.has(foldName(c))
-            ? `+${ident(c)} IS ${sqlLiteral(row[c]!, EXACT)} COLLATE BINARY`
-            : `${ident(there.get(foldName(c))!)} IS ${sqlLiteral(row[c]!, EXACT)} COLLATE BINARY`
-        ).join(" AND ");
-      return `DELETE FROM ${T} WHERE ${ident(rowid)} = (SELECT ${ident(rowid)} FROM ${T} WHERE ${
-        match === "" ? "1" : match
-      } LIMIT 1);`;
-    }
-    const { key, after: values, changed_columns } = event.change;
-    const byFold = new Map(Object.keys(values).map((c) => [foldName(c), c]));
-    const sets = changed_columns.filter((c) => byFold.has(foldName(c)) && !gen.has(foldName(c)))
-      .map((c) => {
-        const name = byFold.get(foldName(c))!;
-        return `${ident(name)} = ${sqlLiteral(values[name]!, EXACT)}`;
-      });
-    const out = sets.length === 0
-      ? []
-      : [`UPDATE ${T} SET ${sets.join(", ")} WHERE ${keyWhere(key)};`];
-    out.push(...storageClassFlips(after, gen, values, keyWhere(key)));
-    return out.length === 0 ? null : out.join("\n");
+    if (event.kind === "removed") return statements.removed(event.change);
+    return statements.changed(event.change);
   }
-}
-
-function keyWhere(key: SqliteRow): string {
-  return Object.keys(key).map((k) => `${ident(k)} = ${sqlLiteral(key[k]!, EXACT)}`).join(" AND ");
-}
-
-/** The folded names of a table's generated columns (never written). */
-function generated(t: TableSchema): ReadonlySet<string> {
-  return new Set(
-    t.columns.filter((c) => c.hidden === 2 || c.hidden === 3).map((c) => foldName(c.name)),
-  );
 }
 
 /** The columns a row can be written with: not generated. */

@@ -6,6 +6,7 @@
  * @module
  */
 import type { SqliteRow, SqliteValue } from "../sqlite/value.ts";
+import { collectGarbage } from "../sqlite/_collect_garbage.ts";
 import type { RowEvent } from "./listener.ts";
 import type { AddedRow, ChangedRow, RemovedRow } from "./types.ts";
 
@@ -42,6 +43,9 @@ interface Counted {
 }
 
 const countedChanges = new WeakMap<object, Counted>();
+
+/** How many counted rows go between two nudges of Bun's collector. */
+const GC_EVERY_ROWS = 1_000;
 
 /** A row of a change as its maker read it: the values under `names`, in order. */
 export interface ReadRow {
@@ -104,6 +108,8 @@ export class KeptRows {
   readonly counts = { added: 0, removed: 0, changed: 0 };
   readonly #onRow: ((event: RowEvent) => void) | null;
   readonly #budget: ByteBudget;
+  /** Rows counted. */
+  #rows = 0;
   /** True when a row was not kept because the byte budget was spent. */
   bytesCut = false;
 
@@ -137,6 +143,11 @@ export class KeptRows {
   ): void {
     let keep = this.counts[event] < this.#max;
     this.counts[event]++;
+    // Bun's collector lets the garbage of row loops pile up: 210,000
+    // changed rows of ten million took the binary's peak from about 115 MB
+    // with a nudge every thousand rows to 177 MB without (245 MB when every
+    // row is also streamed to --sql). See _collect_garbage.ts.
+    if (++this.#rows % GC_EVERY_ROWS === 0) collectGarbage(false);
     if (keep && this.#budget.left <= 0) {
       keep = false;
       this.bytesCut = true;

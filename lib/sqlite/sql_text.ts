@@ -103,11 +103,19 @@ function numberLiteral(v: number, options: SqlLiteralOptions): string {
   const whole = options.real === true && Number.isInteger(v);
   if (options.exact !== true || Number.isSafeInteger(v) || Object.is(v, -0)) {
     if (Object.is(v, -0) && options.exact === true) return "-0.0";
-    const text = String(v);
+    // toFixed, not String(), for an integer: V8 keeps the strings of recent
+    // numbers in a cache that outlives young-generation collections, so a
+    // patch of millions of integers promoted each one to the old generation
+    // (db diff --sql peaked tens of MB above the diff itself). Exact below
+    // 2^53, and never an exponent there.
+    const text = Number.isSafeInteger(v) ? v.toFixed(0) : String(v);
     return whole && !/e/i.test(text) ? `${text}.0` : text;
   }
   return exactReal(v);
 }
+
+/** `2^k` as a REAL literal, for k up to 32 (made once, not once a value). */
+const POWERS = Array.from({ length: 33 }, (_, k) => `${2 ** k}.0`);
 
 /**
  * A finite double as SQL that evaluates to exactly it in any SQLite:
@@ -126,15 +134,15 @@ function exactReal(v: number): string {
     m /= 2;
     e++;
   }
-  let out = `CAST(${m} AS REAL)`;
+  let out = `CAST(${m.toFixed(0)} AS REAL)`;
   while (e > 0) {
     const k = Math.min(e, 32);
-    out += `*${2 ** k}.0`;
+    out += `*${POWERS[k]}`;
     e -= k;
   }
   while (e < 0) {
     const k = Math.min(-e, 32);
-    out += `/${2 ** k}.0`;
+    out += `/${POWERS[k]}`;
     e += k;
   }
   return out;

@@ -6,9 +6,14 @@
  * - W2: the after file is a copy of W1's before with 100 rows updated in place;
  * - W3: the after file is a byte copy of W1's before;
  * - W4: 200 tables x 10k rows, with changes in 3 of them;
- * - with --big, only W1 at 20M rows (~2.5 GB), for peak memory.
+ * - with --big, only W1 at 20M rows (~2.5 GB), for peak memory;
+ * - with --add-column, only W5: W1 at 10M rows (~1.1 GB a file) whose after
+ *   side had W1's churn, then a column added (`ALTER TABLE t ADD COLUMN f
+ *   TEXT DEFAULT 'none'`) and set on 0.1% of the rows: the
+ *   `--sql` patch of a table that gained a column, and the memory of
+ *   `--json FILE --sql FILE` on a big pair.
  *
- * Usage: deno run -A bench/gen_diff_data.ts [--big]
+ * Usage: deno run -A bench/gen_diff_data.ts [--big | --add-column]
  *
  * @module
  */
@@ -74,6 +79,21 @@ fs.mkdirSync(DATA, { recursive: true });
 const N = 2_000_000;
 if (process.argv.includes("--big")) {
   w1("w1big", 20_000_000);
+  process.exit(0);
+}
+if (process.argv.includes("--add-column")) {
+  const n = 10_000_000;
+  const before = fresh("w5_before.db");
+  time(`w5 before (${n} rows)`, () => sqlite(before, fill("t", n)));
+  const after = fresh("w5_after.db");
+  fs.copyFileSync(before, after);
+  time("w5 after", () =>
+    sqlite(
+      after,
+      `${churn("t", n)}
+ALTER TABLE t ADD COLUMN f TEXT DEFAULT 'none';
+UPDATE t SET f = 'set-' || id WHERE id % 2000 = 4;`,
+    ));
   process.exit(0);
 }
 w1("w1", N);

@@ -146,6 +146,10 @@ export class RunScores {
         }));
     try {
       const questions: ScoredQuestion[] = [];
+      // In the cases' order, whatever order they finished in, so that the
+      // disagreements are listed the same way on every run.
+      const position = new Map([...this.#cases.keys()].map((id, i) => [id, i]));
+      this.#questions.sort((a, b) => (position.get(a.id) ?? 0) - (position.get(b.id) ?? 0));
       for (const { db, ...q } of this.#questions) {
         questions.push({ ...q, execute: await executor(db), testSuite: testSuite(db) });
       }

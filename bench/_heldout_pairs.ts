@@ -3,6 +3,7 @@
  *
  * @module
  */
+import { freshPairs } from "./_heldout_fresh.ts";
 import { hardPairs } from "./_heldout_hard.ts";
 import { musicPairs } from "./_heldout_music.ts";
 import { schoolPairs } from "./_heldout_school.ts";
@@ -15,5 +16,5 @@ export type { HeldoutInstance, MistakeClass } from "./_heldout_types.ts";
  * @returns every instance, music first
  */
 export function heldoutInstances(): HeldoutInstance[] {
-  return [...musicPairs(), ...schoolPairs(), ...shopPairs(), ...hardPairs()];
+  return [...musicPairs(), ...schoolPairs(), ...shopPairs(), ...hardPairs(), ...freshPairs()];
 }

@@ -19,6 +19,8 @@ export interface HeldoutInstance {
   readonly nearMiss: string;
   readonly proof: string;
   readonly ordered?: boolean;
+  /** 2: the second batch, written after the search's targeted candidates (`_heldout_fresh.ts`). */
+  readonly batch?: 2;
 }
 
 export type Cols = Record<string, string | number | null>;

@@ -236,7 +236,7 @@ for (const s of names) {
   console.log(
     `| ${s} | ${classes.map((c) => cell((x) => x.instance.cls === c)).join(" | ")} | ${
       dbs.map((d) => cell((x) => x.instance.db === d)).join(" | ")
-    } |`,
+    } | ${cell((x) => x.instance.batch === undefined)} | ${cell((x) => x.instance.batch === 2)} |`,
   );
 }
 for (const s of names) {

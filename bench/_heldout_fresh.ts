@@ -138,8 +138,9 @@ function school(): HeldoutInstance[] {
     family: "<= for < inside NOT IN, over courses",
     reference:
       "SELECT count(*) AS n FROM course c WHERE c.course_id NOT IN (SELECT e.course_id FROM enrollment e WHERE e.grade < 45)",
+    // (not NOT EXISTS: course_id is a TEXT primary key, which SQLite lets be NULL)
     equivalent:
-      "SELECT count(*) AS n FROM course c WHERE NOT EXISTS (SELECT 1 FROM enrollment e WHERE e.course_id = c.course_id AND e.grade < 45)",
+      "SELECT count(*) AS n FROM course c WHERE c.course_id NOT IN (SELECT e.course_id FROM enrollment e WHERE 45 > e.grade)",
     nearMiss:
       "SELECT count(*) AS n FROM course c WHERE c.course_id NOT IN (SELECT e.course_id FROM enrollment e WHERE e.grade <= 45)",
     proof: s.enroll(1, { grade: 45 }),

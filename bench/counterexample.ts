@@ -23,6 +23,7 @@ import * as path from "node:path";
 import process from "node:process";
 import { findCounterexample } from "../lib/counterexample/search.ts";
 import { build, reproduce, tableSql, validate } from "./_counterexample_check.ts";
+import { cliCommand as cliCommandOf, cliSearch } from "./_counterexample_cli.ts";
 import {
   type Instance,
   instances,
@@ -50,9 +51,7 @@ interface Claim {
 }
 
 function cliCommand(): string[] {
-  const bin = process.env["DBAGENTEVAL_BIN"];
-  if (bin) return [path.resolve(bin)];
-  return [process.execPath, "run", "--allow-all", "--quiet", path.join(ROOT, "cli.ts")];
+  return cliCommandOf(ROOT, process.env["DBAGENTEVAL_BIN"] || undefined);
 }
 
 async function search(
@@ -72,36 +71,7 @@ async function search(
       seconds: (performance.now() - t0) / 1000,
     };
   }
-  const r = spawnSync("/usr/bin/time", [
-    "-f",
-    "__CPU__ %U %S",
-    ...cliCommand(),
-    "counterexample",
-    "--db",
-    file,
-    "--reference",
-    reference,
-    "--candidate",
-    candidate,
-    ...(ordered ? ["--ordered"] : []),
-    ...(budget !== undefined ? ["--budget", String(budget)] : []),
-    "--json",
-    "-",
-  ], { encoding: "utf8", env: { ...process.env, NO_COLOR: "1" } });
-  const seconds = (performance.now() - t0) / 1000;
-  const times = /__CPU__ ([\d.]+) ([\d.]+)/.exec(r.stderr);
-  const cpu = times === null ? NaN : Number(times[1]) + Number(times[2]);
-  if (r.status !== 0 && r.status !== 1) {
-    return { cpu, found: false, tried: 0, seconds, error: r.stderr.trim() };
-  }
-  const json = JSON.parse(r.stdout) as { found: boolean; database_sql?: string; tried: number };
-  return {
-    cpu,
-    found: json.found,
-    tried: json.tried,
-    ...(json.database_sql !== undefined ? { databaseSql: json.database_sql } : {}),
-    seconds,
-  };
+  return cliSearch(cliCommand(), file, { reference, candidate, ordered, budget });
 }
 
 function percentile(values: number[], p: number): number {

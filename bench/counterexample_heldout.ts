@@ -24,6 +24,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import process from "node:process";
 import { reproduce, tableSql, validate } from "./_counterexample_check.ts";
+import { type CliClaim, cliCommand, cliSearch } from "./_counterexample_cli.ts";
 import { type HeldoutDb, heldoutDb } from "./_heldout_dbs.ts";
 import { type HeldoutInstance, heldoutInstances } from "./_heldout_pairs.ts";
 import { randomSearch } from "./_random_searcher.ts";
@@ -38,64 +39,8 @@ const bin = option("--bin") ?? process.env["DBAGENTEVAL_BIN"];
 const baseBin = option("--base-bin");
 const outFile = option("--out");
 
-interface Claim {
-  readonly found: boolean;
-  readonly tried: number;
-  readonly strategy?: string;
-  readonly databaseSql?: string;
-  readonly seconds: number;
-  readonly cpu: number;
-  readonly error?: string;
-}
-
-function command(binary: string | undefined): string[] {
-  if (binary !== undefined) return [path.resolve(binary)];
-  return [process.execPath, "run", "--allow-all", "--quiet", path.join(ROOT, "cli.ts")];
-}
-
-function search(binary: string | undefined, file: string, pair: Pair): Claim {
-  const t0 = performance.now();
-  const r = spawnSync("/usr/bin/time", [
-    "-f",
-    "__CPU__ %U %S",
-    ...command(binary),
-    "counterexample",
-    "--db",
-    file,
-    "--reference",
-    pair.reference,
-    "--candidate",
-    pair.candidate,
-    ...(pair.ordered ? ["--ordered"] : []),
-    "--json",
-    "-",
-  ], { encoding: "utf8", env: { ...process.env, NO_COLOR: "1" } });
-  const seconds = (performance.now() - t0) / 1000;
-  const times = /__CPU__ ([\d.]+) ([\d.]+)/.exec(r.stderr);
-  const cpu = times === null ? NaN : Number(times[1]) + Number(times[2]);
-  if (r.status !== 0 && r.status !== 1) {
-    return {
-      found: false,
-      tried: 0,
-      seconds,
-      cpu,
-      error: r.stderr.replace(/__CPU__.*/, "").trim(),
-    };
-  }
-  const json = JSON.parse(r.stdout) as {
-    found: boolean;
-    database_sql?: string;
-    tried: number;
-    strategy?: string;
-  };
-  return {
-    found: json.found,
-    tried: json.tried,
-    ...(json.strategy !== undefined ? { strategy: json.strategy } : {}),
-    ...(json.database_sql !== undefined ? { databaseSql: json.database_sql } : {}),
-    seconds,
-    cpu,
-  };
+function search(binary: string | undefined, file: string, pair: Pair): CliClaim {
+  return cliSearch(cliCommand(ROOT, binary), file, pair);
 }
 
 interface Pair {
@@ -142,7 +87,7 @@ const anchors = new Map<string, number>();
 for (const s of searchers) {
   const times: number[] = [];
   for (let k = 0; k < 5; k++) {
-    const [cmd, ...pre] = command(s.binary);
+    const [cmd, ...pre] = cliCommand(ROOT, s.binary);
     const t0 = performance.now();
     spawnSync(cmd!, [...pre, "--version"]);
     times.push((performance.now() - t0) / 1000);
@@ -154,7 +99,7 @@ interface Row {
   readonly searcher: string;
   readonly instance: HeldoutInstance;
   readonly kind: "near miss" | "equivalent";
-  readonly claim: Claim;
+  readonly claim: CliClaim;
   readonly problem: string | null;
 }
 const rows: Row[] = [];
@@ -189,7 +134,7 @@ for (const i of kept) {
         searcher: "random (in-process)",
         instance: i,
         kind,
-        claim: { found: r.found, tried: r.tried, seconds: r.seconds, cpu: NaN },
+        claim: { found: r.found, tried: r.tried, seconds: r.seconds, cpu: NaN, rssMb: NaN },
         problem: null,
       });
       if (verbose && (kind === "near miss") !== r.found) {

@@ -25,6 +25,7 @@ import { compareRows } from "../lib/compare/rows.ts";
 import type { RowSet } from "../lib/row_set.ts";
 import type { SqliteValue } from "../lib/sqlite/value.ts";
 import { type PublishedPair, publishedPairs, type PublishedSet } from "./_published_pairs.ts";
+import { cliCommand as cliCommandOf, cliSearch } from "./_counterexample_cli.ts";
 
 const ROOT = path.resolve(import.meta.dirname ?? ".", "..");
 const args = process.argv.slice(2);
@@ -46,9 +47,7 @@ interface Claim {
 }
 
 function cliCommand(): string[] {
-  const bin = process.env["DBAGENTEVAL_BIN"];
-  if (bin) return [path.resolve(bin)];
-  return [process.execPath, "run", "--allow-all", "--quiet", path.join(ROOT, "cli.ts")];
+  return cliCommandOf(ROOT, process.env["DBAGENTEVAL_BIN"] || undefined);
 }
 
 async function search(file: string, reference: string, candidate: string): Promise<Claim> {
@@ -68,40 +67,7 @@ async function search(file: string, reference: string, candidate: string): Promi
       return { found: false, tried: 0, seconds: 0, cpu: NaN, error: (e as Error).message };
     }
   }
-  const r = spawnSync("/usr/bin/time", [
-    "-f",
-    "__CPU__ %U %S",
-    ...cliCommand(),
-    "counterexample",
-    "--db",
-    file,
-    "--reference",
-    reference,
-    "--candidate",
-    candidate,
-    "--json",
-    "-",
-  ], { encoding: "utf8", env: { ...process.env, NO_COLOR: "1" } });
-  const seconds = (performance.now() - t0) / 1000;
-  const times = /__CPU__ ([\d.]+) ([\d.]+)/.exec(r.stderr);
-  const cpu = times === null ? NaN : Number(times[1]) + Number(times[2]);
-  if (r.status !== 0 && r.status !== 1) {
-    return { found: false, tried: 0, seconds, cpu, error: r.stderr.split("\n")[0] ?? "" };
-  }
-  const json = JSON.parse(r.stdout) as {
-    found: boolean;
-    database_sql?: string;
-    tried: number;
-    strategy?: string;
-  };
-  return {
-    found: json.found,
-    tried: json.tried,
-    ...(json.strategy !== undefined ? { strategy: json.strategy } : {}),
-    ...(json.database_sql !== undefined ? { databaseSql: json.database_sql } : {}),
-    seconds,
-    cpu,
-  };
+  return cliSearch(cliCommand(), file, { reference, candidate });
 }
 
 /** Parses the sqlite3 shell's `.mode quote` output (with headers) into a RowSet. */

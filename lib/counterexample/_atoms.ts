@@ -46,6 +46,12 @@ export interface Atom {
   readonly negated: boolean;
   /** The column is inside a function call (`date(d) <= '2024-06-30'`): its constant is a hint only. */
   readonly wrapped: boolean;
+  /**
+   * Constants written as expressions of constants (`date('2023-03-01', '+1
+   * month')`): their SQL, by index in `values` (which holds the text until
+   * `foldAtoms` evaluates it).
+   */
+  readonly expressions?: readonly { readonly index: number; readonly sql: string }[];
 }
 
 /** A correlated subquery's aggregate compared with a number: `(SELECT count(*) FROM t ...) > 3`. */
@@ -130,6 +136,35 @@ function literal(t: SqlToken | undefined): number | string | undefined {
   if (t.kind === "number" && Number.isFinite(t.value)) return t.value;
   if (t.kind === "string") return t.text;
   return undefined;
+}
+
+/** A token as SQL text again. */
+function sqlText(t: SqlToken): string {
+  if (t.kind === "string") return `'${t.text.replaceAll("'", "''")}'`;
+  if (t.kind === "number") return t.value! < 0 ? `-${t.text}` : t.text;
+  return t.text;
+}
+
+/**
+ * A function call of constants starting at token `start` (`date('2023-03-01',
+ * '+1 month')`, nested calls and arithmetic allowed, no column): its SQL and
+ * its last token, or null.
+ */
+function constantCall(
+  tokens: readonly SqlToken[],
+  start: number,
+): { readonly sql: string; readonly end: number } | null {
+  const open = tokens[start + 1];
+  if (tokens[start]?.kind !== "word" || open?.text !== "(") return null;
+  let end = start + 2;
+  while (end < tokens.length && !(tokens[end]!.depth === open.depth && tokens[end]!.text === ")")) {
+    const t = tokens[end]!;
+    const call = t.kind === "word" && tokens[end + 1]?.text === "(";
+    if (t.kind !== "string" && t.kind !== "number" && t.kind !== "op" && !call) return null;
+    end++;
+  }
+  if (end >= tokens.length) return null;
+  return { sql: tokens.slice(start, end + 1).map(sqlText).join(" "), end };
 }
 
 /** The tables of a query's FROM clauses, by alias and by name (lower-cased). */
@@ -228,6 +263,7 @@ export function queryAtoms(queries: readonly string[]): Atom[] {
       op: AtomOp,
       values: (number | string)[],
       negated = false,
+      expressions: { index: number; sql: string }[] = [],
     ) => {
       if (ref === null) return;
       const table = ref.qualifier === null ? null : names.get(ref.qualifier) ?? ref.qualifier;
@@ -240,6 +276,7 @@ export function queryAtoms(queries: readonly string[]): Atom[] {
         values,
         negated,
         wrapped: ref.wrapped,
+        ...(expressions.length > 0 ? { expressions } : {}),
       });
     };
     for (let i = 0; i < tokens.length; i++) {
@@ -249,8 +286,11 @@ export function queryAtoms(queries: readonly string[]): Atom[] {
       if (op !== undefined) {
         const right = literal(tokens[i + 1]);
         const left = literal(tokens[i - 1]);
+        const call = right === undefined ? constantCall(tokens, i + 1) : null;
         if (right !== undefined && !ARITHMETIC.has(tokens[i + 2]?.text ?? "")) {
           add(columnEndingAt(tokens, i - 1), op, [right]);
+        } else if (call !== null && !ARITHMETIC.has(tokens[call.end + 1]?.text ?? "")) {
+          add(columnEndingAt(tokens, i - 1), op, [call.sql], false, [{ index: 0, sql: call.sql }]);
         } else if (left !== undefined && !ARITHMETIC.has(tokens[i - 2]?.text ?? "")) {
           add(columnStartingAt(tokens, i + 1), FLIP[op] ?? op, [left]);
         }
@@ -260,10 +300,18 @@ export function queryAtoms(queries: readonly string[]): Atom[] {
       const negated = tokens[i - 1]?.kind === "word" && tokens[i - 1]!.text === "not";
       const before = negated ? i - 2 : i - 1;
       if (t.text === "between") {
-        const a = literal(tokens[i + 1]);
-        const b = literal(tokens[i + 3]);
-        if (a !== undefined && b !== undefined && tokens[i + 2]?.text === "and") {
-          add(columnEndingAt(tokens, before), "between", [a, b], negated);
+        // each bound a constant or a call of constants
+        const first = literal(tokens[i + 1]) ?? constantCall(tokens, i + 1);
+        const at = first !== null && typeof first === "object" ? first.end + 1 : i + 2;
+        const second = tokens[at]?.text === "and"
+          ? literal(tokens[at + 1]) ?? constantCall(tokens, at + 1)
+          : undefined;
+        if (first !== undefined && first !== null && second !== undefined && second !== null) {
+          const expressions = [first, second].flatMap((v, index) =>
+            typeof v === "object" ? [{ index, sql: v.sql }] : []
+          );
+          const values = [first, second].map((v) => (typeof v === "object" ? v.sql : v));
+          add(columnEndingAt(tokens, before), "between", values, negated, expressions);
         }
       } else if (t.text === "in" && tokens[i + 1]?.text === "(") {
         const values: (number | string)[] = [];
@@ -291,6 +339,39 @@ export function queryAtoms(queries: readonly string[]): Atom[] {
       }
     }
   });
+  return out;
+}
+
+/**
+ * The atoms with their constant expressions evaluated (by the engine the
+ * queries run on, so `date(...)` means what it means there); an atom whose
+ * expression cannot be evaluated to a number or text is left out.
+ *
+ * @param atoms the atoms
+ * @param evaluate runs `SELECT <sql>` and gives the value, or undefined
+ * @returns the atoms, every constant a value
+ */
+export async function foldAtoms(
+  atoms: readonly Atom[],
+  evaluate: ((sql: string) => unknown) | undefined,
+): Promise<Atom[]> {
+  const out: Atom[] = [];
+  for (const a of atoms) {
+    if (a.expressions === undefined) {
+      out.push(a);
+      continue;
+    }
+    if (evaluate === undefined) continue;
+    const values = [...a.values];
+    let ok = true;
+    for (const e of a.expressions) {
+      const v = await evaluate(e.sql);
+      if (typeof v === "number" || typeof v === "string") values[e.index] = v;
+      else if (typeof v === "bigint") values[e.index] = Number(v);
+      else ok = false;
+    }
+    if (ok) out.push({ ...a, values, expressions: [] });
+  }
   return out;
 }
 

@@ -55,6 +55,12 @@ export interface TrialSandbox {
     queries: QueryPair,
     stableAlso?: boolean,
   ): TrialResult | null | Promise<TrialResult | null>;
+  /**
+   * The value of a constant expression of the queries (`date('2023-03-01',
+   * '+1 month')`), computed by the sandbox's engine; undefined when it
+   * fails. Absent: such constants are not used.
+   */
+  evaluate?(sql: string): unknown;
   close(): void | Promise<void>;
 }
 

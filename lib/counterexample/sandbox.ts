@@ -163,6 +163,20 @@ export class Sandbox {
     }
   }
 
+  /**
+   * The value of a constant expression, computed by SQLite.
+   *
+   * @param sql the expression (no column, no table)
+   * @returns its value, or undefined when it fails
+   */
+  evaluate(sql: string): unknown {
+    try {
+      return rowSet(this.#db, `SELECT ${sql}`).rows[0]?.[0];
+    } catch {
+      return undefined;
+    }
+  }
+
   /** Frees the database. */
   close(): void {
     for (const s of this.#inserts.values()) s.finalize();

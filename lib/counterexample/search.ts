@@ -21,6 +21,7 @@ import { Random } from "./_random.ts";
 import { type QueryWords, queryWords } from "./_tokens.ts";
 import { openSqliteGiven } from "./sqlite_given.ts";
 import { queryShape } from "./_query_shape.ts";
+import { foldAtoms } from "./_atoms.ts";
 
 /** The given database is tried as it is when each table has at most this many rows. */
 const GIVEN_ROWS = 2000;
@@ -279,7 +280,13 @@ export async function findCounterexample(options: CounterexampleOptions): Promis
       const asIs = givenAsIs(real, schema.tables);
       if (asIs !== null && asIs.size > 0) fixed.push({ name: "given", candidate: asIs });
       fixed.push({ name: "empty", candidate: new Map() });
-      fixed.push(...targetedCandidates(context, Math.ceil(budget * TARGETED_SHARE)));
+      const atoms = await foldAtoms(context.shape.atoms, sandbox.evaluate?.bind(sandbox));
+      fixed.push(
+        ...targetedCandidates(
+          { ...context, shape: { ...context.shape, atoms } },
+          Math.ceil(budget * TARGETED_SHARE),
+        ),
+      );
       fixed.push({
         name: "real_sample",
         candidate: new Map(schema.tables.map((t) => [t.name, [...real.sample(t.name)]])),

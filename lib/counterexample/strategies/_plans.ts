@@ -148,7 +148,8 @@ function parentOf(
  * @param context the strategy context
  * @param base the world copied
  * @param tables the tables whose rows are copied; every table when undefined
- * @param options classes forced to a value, how to freshen, and the values already taken
+ * @param options classes forced to a value, how to freshen, the values already taken, and a
+ *   column to change first
  * @returns the copy, restricted to the tables it needs
  */
 export function copyWorld(
@@ -159,6 +160,8 @@ export function copyWorld(
     readonly forced?: ReadonlyMap<number, SqliteValue>;
     readonly freshen: Freshen;
     readonly used: Map<number, Set<string>>;
+    /** A column of the first table to change first where it is in a unique set. */
+    readonly vary?: number | undefined;
   },
 ): WorldSpec {
   const classes = classesOf(context);
@@ -189,12 +192,16 @@ export function copyWorld(
       if (cols.some((i) => changed.has(of[i]!) || copy.overrides?.get(t.name)?.has(i))) continue;
       // A column that is not a foreign key first (a foreign key's new value
       // needs a parent), and one whose new value the queries still accept.
+      const vary = t === tables?.[0] && options.vary !== undefined && cols.includes(options.vary)
+        ? [options.vary]
+        : [];
       const order = [
+        ...vary,
         ...[...cols].reverse().filter((i) =>
-          parentOf(context, t, t.columns[i]!.name) === undefined
+          !vary.includes(i) && parentOf(context, t, t.columns[i]!.name) === undefined
         ),
         ...[...cols].reverse().filter((i) =>
-          parentOf(context, t, t.columns[i]!.name) !== undefined
+          !vary.includes(i) && parentOf(context, t, t.columns[i]!.name) !== undefined
         ),
       ];
       const tries = order.map((i) => {

@@ -305,16 +305,19 @@ export function targetedCandidates(context: StrategyContext, most: number): Targ
     }
   }
 
+  // The nullable columns the queries name, in the tables they read.
+  const nullable = read.flatMap((t) => {
+    const pools = context.pools.get(t.name)!;
+    return t.columns.flatMap((c, index) =>
+      c.notNull || c.pk > 0 || !pools[index]!.mentioned ? [] : [{ table: t, index }]
+    );
+  });
   const nullInPlace: Plan[] = [];
   const nullCopy: Plan[] = [];
-  for (const t of read) {
-    const pools = context.pools.get(t.name)!;
-    t.columns.forEach((c, i) => {
-      if (c.notNull || c.pk > 0 || !pools[i]!.mentioned) return;
-      nullInPlace.push({ name: "null", worlds: [withOverride(w, t.name, i, null)] });
-      const copy = copyWorld(context, w, [t], { freshen, used: used() });
-      nullCopy.push({ name: "null", worlds: [w, withOverride(copy, t.name, i, null)] });
-    });
+  for (const { table: t, index: i } of nullable) {
+    nullInPlace.push({ name: "null", worlds: [withOverride(w, t.name, i, null)] });
+    const copy = copyWorld(context, w, [t], { freshen, used: used() });
+    nullCopy.push({ name: "null", worlds: [w, withOverride(copy, t.name, i, null)] });
   }
 
   const duplicates: Plan[] = [];
@@ -331,10 +334,29 @@ export function targetedCandidates(context: StrategyContext, most: number): Targ
     name: "duplicate",
     worlds: [w, copyWorld(context, w, undefined, { freshen, used: used() })],
   }];
-  // A UNION's branches, each with its own witness, together.
+  // A UNION's branches, each with its own witness, together: the later ones
+  // under fresh keys (that their own comparisons still accept), and then
+  // with each nullable column the queries name NULL in every branch (two
+  // NULLs are one row to UNION, two to UNION ALL).
   for (const q of [0, 1]) {
-    const own = perBranch.filter((_, i) => branches[i]!.startsWith(`${q}:`));
-    if (own.length > 1) forks.push({ name: "duplicate", worlds: own });
+    const own = branches.flatMap((b, i) => (b.startsWith(`${q}:`) ? [i] : []));
+    if (own.length < 2) continue;
+    const taken = used();
+    const worlds = own.map((i, n) => {
+      if (n === 0) return perBranch[i]!;
+      const atoms = all.filter((a) => `${a.query}:${a.branch}` === branches[i]);
+      return copyWorld(context, perBranch[i]!, undefined, {
+        freshen: space.freshen(atoms),
+        used: taken,
+      });
+    });
+    forks.push({ name: "duplicate", worlds });
+    for (const { table, index } of nullable) {
+      forks.push({
+        name: "duplicate",
+        worlds: worlds.map((x) => withOverride(x, table.name, index, null)),
+      });
+    }
   }
 
   const sizes: Plan[] = [];
@@ -348,13 +370,20 @@ export function targetedCandidates(context: StrategyContext, most: number): Targ
       ? read.filter((t) => t.name.toLowerCase() === s.table)
       : [...read].sort((a, b) => b.foreignKeys.length - a.foreignKeys.length).slice(0, 3);
     for (const t of tables) {
-      for (const k of counts) {
-        const taken = used();
-        const worlds: WorldSpec[] = [w];
-        for (let i = 1; i < k; i++) {
-          worlds.push(copyWorld(context, w, [t], { freshen, used: taken }));
+      // Which key column the copies differ in decides the groups they fall
+      // in (a course's students, or a student's courses): each in turn.
+      const keys = [...new Set(t.uniqueSets.flat())].map((name) =>
+        t.columns.findIndex((c) => c.name === name)
+      ).filter((i) => i >= 0).reverse().slice(0, 3);
+      for (const vary of keys.length > 0 ? keys : [undefined]) {
+        for (const k of counts) {
+          const taken = used();
+          const worlds: WorldSpec[] = [w];
+          for (let i = 1; i < k; i++) {
+            worlds.push(copyWorld(context, w, [t], { freshen, used: taken, vary }));
+          }
+          sizes.push({ name: "size", worlds });
         }
-        sizes.push({ name: "size", worlds });
       }
     }
   }

@@ -17,6 +17,7 @@ export {
   CannotTellError,
   CasesFileError,
   SelectorError,
+  SqliteDamageError,
   SqliteOpenError,
   type SqliteOpenReason,
   SqliteQueryError,

@@ -91,6 +91,45 @@ export class SqliteOpenError extends Error {
 }
 
 /**
+ * A SQLite file whose pages break an invariant of the file format: a cell
+ * past the end of its page, keys out of order, a page reached twice, an
+ * overflow chain of the wrong length, a reserved serial type. Found by the
+ * toolkit's own reader of the file format as it reads; the reason is
+ * `corrupt`, as for the damage SQLite reports.
+ *
+ * @example
+ * ```ts
+ * import { SqliteDamageError } from "./errors.ts";
+ * const error = new SqliteDamageError("bad.db", 7, "cell 3 ends past the end of the page");
+ * error.message; // 'Cannot read "bad.db": the file is damaged (page 7: cell 3 ends past the end of the page); restore it from a good copy'
+ * ```
+ */
+export class SqliteDamageError extends SqliteOpenError {
+  /** The page where the damage was found (1-based), or 0 for the file's header. */
+  readonly page: number;
+  /** What is wrong there, in a few words. */
+  readonly problem: string;
+  /**
+   * @param path the file's path as given
+   * @param page the damaged page, or 0 for the header
+   * @param problem what is wrong there
+   * @param options the underlying cause, if any
+   */
+  constructor(path: string, page: number, problem: string, options?: ErrorOptions) {
+    const where = page === 0 ? "header" : `page ${page}`;
+    super(
+      path,
+      "corrupt",
+      `Cannot read "${path}": the file is damaged (${where}: ${problem}); restore it from a good copy`,
+      options,
+    );
+    this.name = "SqliteDamageError";
+    this.page = page;
+    this.problem = problem;
+  }
+}
+
+/**
  * A SQL statement that SQLite rejected or that failed while running.
  *
  * @example

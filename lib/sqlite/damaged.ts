@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { SqliteOpenError } from "../errors.ts";
+import { SqliteDamageError, SqliteOpenError } from "../errors.ts";
 import { openDatabase } from "./database.ts";
 
 const DAMAGE = new Set(["corrupt", "truncated", "not-sqlite"]);
@@ -29,6 +29,8 @@ const DAMAGE = new Set(["corrupt", "truncated", "not-sqlite"]);
  */
 export async function blameDamagedFile(error: unknown, paths: readonly string[]): Promise<unknown> {
   if (!(error instanceof SqliteOpenError) || !DAMAGE.has(error.reason)) return error;
+  // The file reader's own finding names the file and the page already.
+  if (error instanceof SqliteDamageError) return error;
   for (const path of paths) {
     const problem = await quickCheck(path);
     if (problem === null) continue;

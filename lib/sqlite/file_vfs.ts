@@ -26,7 +26,7 @@ import * as fs from "node:fs";
 import * as nodePath from "node:path";
 import { isHotJournal, realPath } from "./file_check.ts";
 import { MemoryFile } from "./_memory_file.ts";
-import { ReadAhead } from "./_read_ahead.ts";
+import { ReadAhead } from "./read_ahead.ts";
 import { closeTempFile, noteTempFileSize, openTempFile, type TempFile } from "./_temp_files.ts";
 import type { Ptr, Sqlite } from "./_wasm.ts";
 

@@ -1,5 +1,6 @@
 /**
- * Read-ahead for the read-only VFS (file_vfs.ts): SQLite asks for one page
+ * Read-ahead for the read-only VFS (file_vfs.ts) and the file-format reader
+ * (lib/sqlite_format/page_source.ts): SQLite asks for one page
  * per xRead, and each costs a system call and a runtime crossing. A diff's
  * queries walk a table's b-tree in key order, whose leaves mostly sit in
  * ascending page numbers; there, reading 64 pages at once and serving the
@@ -22,7 +23,22 @@ const CHUNK = 256 * 1024;
 /** Chunks kept per file (1 MiB). */
 const SLOTS = 4;
 
-/** The chunks of one open file. */
+/**
+ * The chunks of one open file.
+ *
+ * @example
+ * ```ts
+ * import * as fs from "node:fs";
+ * import { ReadAhead } from "./read_ahead.ts";
+ * const path = "examples/chinook/Chinook_Sqlite.sqlite";
+ * const fd = fs.openSync(path, "r");
+ * const ahead = new ReadAhead(fd, fs.fstatSync(fd).size);
+ * const page = new Uint8Array(4096);
+ * ahead.read(page, 0, 4096, 0); // 0: a first read is the caller's own
+ * ahead.read(page, 0, 4096, 4096); // 4096: it follows on, so its chunk is read and kept
+ * fs.closeSync(fd);
+ * ```
+ */
 export class ReadAhead {
   readonly #fd: number;
   readonly #size: number;

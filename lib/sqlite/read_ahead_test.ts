@@ -2,7 +2,7 @@ import { after, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import * as fs from "node:fs";
 import { tempDir } from "../../tests/fixtures.ts";
-import { ReadAhead } from "./_read_ahead.ts";
+import { ReadAhead } from "./read_ahead.ts";
 
 const dir = tempDir();
 after(() => dir.cleanup());

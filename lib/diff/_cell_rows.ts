@@ -1,378 +1,380 @@
 /**
- * The changed rows of a table keyed by its rowid, read from its cells
- * without SQLite, for a diff that would otherwise start the WebAssembly
- * engine for a handful of rows (`db diff --table` on one small changed
- * table among thousands: the engine's start alone is several times
- * sqldiff's whole run; bench/README.md).
+ * Rows from cells: a table keyed by its rowid diffed from its pages alone,
+ * the changed rows decoded from their records (lib/sqlite_format/record.ts)
+ * as the two trees are compared (_tree_compare.ts), without SQLite: each
+ * file is read once, and the engine need not start.
  *
- * Only where reading a record gives exactly what SQLite's query gives
+ * Only where reading a record gives exactly what SQLite's keyed query gives
  * (_keyed.ts): both sides have the same schema row (so the same columns),
- * the key is an INTEGER PRIMARY KEY (the rowid), no column is hidden or
- * generated, every record holds every column (none added by ALTER TABLE
- * since the row was written: that one would read the column's default),
- * every integer is a safe integer, the file is UTF-8, and the page
- * comparison narrowed the rows to rowid ranges (page_plan.ts). Values come
- * out as Statement.value() makes them: integers and reals as numbers (a
- * REAL column's whole number read as SQLite's REAL affinity reads it, the
- * same number), text decoded by lib/sqlite/text.ts, BLOBs as bytes; the
- * key column, stored as NULL, is the rowid. A row is a candidate change as
- * `+A.c IS NOT +B.c COLLATE BINARY` makes it: text and BLOBs equal byte
- * for byte and of one type, numbers equal as numbers, NULL equal to NULL.
- * Rows come in the order of the engine's queries: removed and changed by
- * rowid, then added by rowid.
+ * the key is the rowid (an INTEGER PRIMARY KEY, or the hidden rowid with
+ * `--rowid`), no column is generated as VIRTUAL (its value is computed, not
+ * stored) and every column's default, which a record written before an ADD
+ * COLUMN reads, is a literal. Values come out as Statement.value() makes
+ * them: integers as numbers (bigints beyond 2^53), reals as numbers (a
+ * whole number in a REAL column is read as a REAL, as SQLite reads it),
+ * text decoded exactly, BLOBs as bytes; the INTEGER PRIMARY KEY column,
+ * stored as NULL, is the rowid. A row is a candidate change as `+A.c IS
+ * NOT +B.c COLLATE BINARY` makes it (value.ts sameValue). Rows come in the
+ * order of the engine's queries: removed and changed by rowid, then added
+ * by rowid (the added rows are read in a second, narrow walk of the after
+ * tree: only its leaves that hold them).
  *
- * Anything else gives null before a row is told, and the engine diffs the
- * table. So does a residue of more than {@link MAX_CELLS} cells or
- * {@link MAX_BYTES} of records a side: the rows are held until every one is
- * known to be readable this way, and memory stays flat.
+ * A table on one side only is read whole the same way, in rowid order.
  *
  * @module
  */
-import * as fs from "node:fs";
 import type { SqliteValue } from "../sqlite/value.ts";
-import { sameValue } from "../sqlite/value.ts";
-import { decodeSqliteText } from "../sqlite/text.ts";
-import { localPayload, serialSize, TABLE_INTERIOR, TABLE_LEAF } from "./_btree_format.ts";
+import { emptyRow, sameValue } from "../sqlite/value.ts";
+import { CellStream } from "../sqlite_format/cell_stream.ts";
+import { Record, sameStored } from "../sqlite_format/record.ts";
 import { counted, type KeptRows } from "./_kept_rows.ts";
 import { addedOrRemoved, changedRow, keptRow } from "./_held_rows.ts";
-import { emptyRow } from "../sqlite/value.ts";
 import { rowOf } from "./_row_reading.ts";
-import type { RowidRanges } from "./_rowid_ranges.ts";
-import type { PageScan } from "./_page_scan.ts";
+import { RowidRanges } from "./_rowid_ranges.ts";
+import { compareByRowid, type TreeSide } from "./_tree_compare.ts";
 import { dataColumns, type TableSchema } from "./schema.ts";
 import type { TableData } from "./table_data.ts";
 import { foldName } from "./names.ts";
+import type { ColumnInfo } from "./types.ts";
 
-/** The most cells a side may hold in the ranges: beyond, the engine diffs the table. */
-export const MAX_CELLS = 20_000;
-/**
- * Differing pages of the named tables beyond which the engine starts while
- * the pages are still compared: a change that large is the engine's work,
- * and its start then overlaps the comparison.
- */
-export const CELL_PAGES = 64;
-/** The most pages a side's walk may read. */
-const MAX_PAGES = 4 * CELL_PAGES;
-/** The most record bytes a side may hold (BLOBs of megabytes go to the engine, which streams them). */
-export const MAX_BYTES = 8 * 1024 * 1024;
+/** Beyond this many ranges of added rows, they are found by a second full comparison instead. */
+const MAX_ADDED_RANGES = 1_000_000;
 
-class Unfit extends Error {}
-
-/** A value as stored: its serial type and, for text and BLOBs, its bytes. */
-interface Stored {
-  readonly serial: number;
-  readonly value: SqliteValue;
-  readonly bytes: Uint8Array | null;
-}
-
-interface Row {
-  readonly rowid: number;
-  readonly values: readonly Stored[];
-}
-
-/**
- * Reads the rows of `table` in `ranges` on both sides, or gives null when
- * they cannot be read exactly so (see the module documentation).
- *
- * @param scan the page scan (its files open)
- * @param before the table's before schema
- * @param after its after schema (the same schema row)
- * @param ranges the rowid ranges outside which both sides hold the same rows
- * @returns what tells the row changes to a KeptRows, or null
- */
-export function cellRows(
-  scan: PageScan,
-  before: TableSchema,
-  after: TableSchema,
-  ranges: RowidRanges,
-): ((rows: KeptRows) => TableData) | null {
-  if (!cellRowsFit(before) || before.sql !== after.sql || before.rootPage <= 0) return null;
-  if (ranges.length > MAX_CELLS) return null;
-  const cols = dataColumns(before);
-  const keyAt = cols.findIndex((c) => foldName(c) === foldName(before.key[0]!));
-  if (keyAt < 0 || cols.length !== before.columns.length) return null;
-  let a: Row[];
-  let b: Row[];
-  try {
-    const reader = (fd: number, pages: number, root: number): Row[] =>
-      new CellReader(fd, pages, scan.pageSize, scan.usable, cols.length, keyAt).rows(root, ranges);
-    a = reader(scan.before.fd, scan.before.pages, before.rootPage);
-    b = reader(scan.after.fd, scan.after.pages, after.rootPage);
-  } catch (e) {
-    if (e instanceof Unfit || e instanceof RangeError) return null;
-    throw e;
-  }
-  return (rows) => {
-    const plain = (r: Row): SqliteValue[] => r.values.map((v) => v.value);
-    const key = (values: readonly SqliteValue[]) => {
-      const out = emptyRow();
-      out[cols[keyAt]!] = values[keyAt]!;
-      return out;
-    };
-    let j = 0;
-    for (const ra of a) {
-      while (j < b.length && b[j]!.rowid < ra.rowid) j++;
-      const rb = b[j]?.rowid === ra.rowid ? b[j]! : null;
-      if (rb === null) {
-        rows.add("removed", (kept) => {
-          const values = plain(ra);
-          if (!kept) return { key: key(values), row: rowOf(cols, values) };
-          return counted(addedOrRemoved(key(values), keptRow(cols, values)), [{
-            names: cols,
-            values,
-          }]);
-        });
-        continue;
-      }
-      if (!ra.values.some((v, i) => i !== keyAt && distinct(v, rb.values[i]!))) continue;
-      rows.add("changed", (kept) => {
-        const va = plain(ra);
-        const vb = plain(rb);
-        const changed = cols.filter((_, i) => !sameValue(va[i]!, vb[i]!));
-        if (!kept) {
-          return {
-            key: key(va),
-            before: rowOf(cols, va),
-            after: rowOf(cols, vb),
-            changed_columns: changed,
-          };
-        }
-        return counted(
-          changedRow(key(va), keptRow(cols, va), keptRow(cols, vb), changed),
-          [{ names: cols, values: va }, { names: cols, values: vb }],
-        );
-      });
-    }
-    let i = 0;
-    for (const rb of b) {
-      while (i < a.length && a[i]!.rowid < rb.rowid) i++;
-      if (a[i]?.rowid === rb.rowid) continue;
-      rows.add("added", (kept) => {
-        const values = plain(rb);
-        if (!kept) return { key: key(values), row: rowOf(cols, values) };
-        return counted(addedOrRemoved(key(values), keptRow(cols, values)), [{
-          names: cols,
-          values,
-        }]);
-      });
-    }
-    return { key: before.key, keyKind: before.keyKind, comparedColumns: cols, rows };
-  };
+/** How a table's records map to the columns a row is read with. */
+interface Layout {
+  readonly cols: readonly string[];
+  /** Per column: its place in the record, or -1 for the INTEGER PRIMARY KEY (the rowid). */
+  readonly at: readonly number[];
+  /** Per column: read an integer as a REAL (REAL affinity). */
+  readonly real: readonly boolean[];
+  /** Per column: the value a record too short to hold it reads. */
+  readonly dflt: readonly SqliteValue[];
+  /** The key's name, and whether it is the hidden rowid (no column holds it). */
+  readonly key: string;
+  readonly hidden: boolean;
 }
 
 /**
  * Whether a table's rows can be read from its records as the engine reads
- * them (its shape only: each record is checked as it is read).
+ * them (its shape only: see the module documentation).
  *
  * @param t the table
- * @returns true for a rowid table keyed by an INTEGER PRIMARY KEY, no hidden or generated column
+ * @returns true for a rowid table keyed by its rowid, no VIRTUAL generated column, literal defaults
  */
 export function cellRowsFit(t: TableSchema): boolean {
-  // Paired by rowid (--rowid), a table without an INTEGER PRIMARY KEY has a
-  // hidden key no record holds.
-  const key = foldName(t.key[0] ?? "");
-  return t.keyKind === "rowid" && t.key.length === 1 && t.module === null && !t.withoutRowid &&
-    t.columns.every((c) => c.hidden === 0) && foldName(t.name) !== "sqlite_sequence" &&
-    t.columns.some((c) => foldName(c.name) === key);
+  return layoutOf(t) !== null;
 }
 
-/** `+a IS NOT +b COLLATE BINARY` on two stored values. */
-function distinct(a: Stored, b: Stored): boolean {
-  const kind = (s: number): number => (s === 0 ? 0 : s <= 9 ? 1 : s % 2 === 1 ? 3 : 4);
-  const ka = kind(a.serial);
-  if (ka !== kind(b.serial)) return true;
-  if (ka === 0) return false;
-  if (ka === 1) return a.value !== b.value;
-  const x = a.bytes!;
-  const y = b.bytes!;
-  if (x.length !== y.length) return true;
-  for (let i = 0; i < x.length; i++) if (x[i] !== y[i]) return true;
+function layoutOf(t: TableSchema): Layout | null {
+  if (t.keyKind !== "rowid" || t.key.length !== 1 || t.module !== null || t.withoutRowid) {
+    return null;
+  }
+  if (foldName(t.name) === "sqlite_sequence") return null;
+  // Hidden 2: a VIRTUAL generated column, not in the record. (3, STORED, is.)
+  if (t.columns.some((c) => c.hidden !== 0 && c.hidden !== 3)) return null;
+  const key = t.key[0]!;
+  const cols = dataColumns(t);
+  const dflt: SqliteValue[] = [];
+  for (const c of t.columns) {
+    const v = literalDefault(c);
+    if (v === undefined) return null;
+    dflt.push(v);
+  }
+  const folded = foldName(key);
+  const alias = cols.findIndex((c) => foldName(c) === folded);
+  return {
+    cols,
+    at: cols.map((_, i) => (i === alias ? -1 : i)),
+    real: t.columns.map((c) => realAffinity(c.type)),
+    dflt,
+    key,
+    hidden: alias < 0,
+  };
+}
+
+/** SQLite's affinity rules: REAL for a type with REAL, FLOA or DOUB and no INT. */
+function realAffinity(type: string): boolean {
+  const t = type.toUpperCase();
+  if (t.includes("INT") || t.includes("CHAR") || t.includes("CLOB") || t.includes("TEXT")) {
+    return false;
+  }
+  if (t.includes("BLOB") || t === "") return false;
+  return t.includes("REAL") || t.includes("FLOA") || t.includes("DOUB");
+}
+
+/**
+ * A column's default as a short record reads it: NULL without one, the
+ * value of a literal one with the column's affinity applied, or undefined
+ * for any other expression (then the engine reads the table).
+ */
+function literalDefault(c: ColumnInfo): SqliteValue | undefined {
+  if (c.default === null) return null;
+  let text = c.default.trim();
+  while (text.startsWith("(") && text.endsWith(")")) text = text.slice(1, -1).trim();
+  let v: SqliteValue;
+  if (/^null$/i.test(text)) v = null;
+  else if (/^true$/i.test(text)) v = 1;
+  else if (/^false$/i.test(text)) v = 0;
+  else if (/^[+-]?\d+$/.test(text)) {
+    const big = BigInt(text);
+    if (big > 9223372036854775807n || big < -9223372036854775808n) return undefined;
+    v = Number.isSafeInteger(Number(big)) ? Number(big) : big;
+  } else if (/^[+-]?(\d+\.\d*|\.\d+|\d+)(e[+-]?\d+)?$/i.test(text)) v = Number(text);
+  else if (/^'([^']|'')*'$/.test(text)) v = text.slice(1, -1).replaceAll("''", "'");
+  else if (/^x'([0-9a-f]{2})*'$/i.test(text)) {
+    const hex = text.slice(2, -1);
+    v = Uint8Array.from(hex.match(/../g) ?? [], (h) => parseInt(h, 16));
+  } else return undefined;
+  return withAffinity(v, c.type);
+}
+
+/** `v` with the affinity of a column of `type` applied, as SQLite stores a default. */
+function withAffinity(v: SqliteValue, type: string): SqliteValue | undefined {
+  const t = type.toUpperCase();
+  const text = t.includes("CHAR") || t.includes("CLOB") || t.includes("TEXT");
+  const none = !t.includes("INT") && !text && (t.includes("BLOB") || t === "");
+  if (v === null || v instanceof Uint8Array || none) return v;
+  if (text) {
+    // A number stored as text: its text is SQLite's rendering, not ours.
+    return typeof v === "string"
+      ? v
+      : Number.isInteger(v) || typeof v === "bigint"
+      ? String(v)
+      : undefined;
+  }
+  // INTEGER, REAL or NUMERIC affinity: text that looks like a number would
+  // become one; leave such defaults to the engine.
+  if (typeof v === "string") return /^\s*[+-]?[\d.]/.test(v) ? undefined : v;
+  return realAffinity(type) && typeof v === "bigint" ? Number(v) : v;
+}
+
+/** Reads a row's values from the current cell of a stream. */
+class RowReader {
+  readonly #layout: Layout;
+  /** The current cell's record, parsed by {@link parse}. */
+  readonly record: Record;
+
+  constructor(layout: Layout, cells: CellStream) {
+    this.#layout = layout;
+    this.record = new Record(cells.src.header.encoding);
+  }
+
+  /** The current cell's rowid, exactly. */
+  rowid(cells: CellStream): number | bigint {
+    cells.locate(0);
+    return cells.page!.exactRowid(cells.index);
+  }
+
+  /** Parses the current cell's record into {@link record}. */
+  parse(cells: CellStream): Record {
+    const bytes = cells.payload(0);
+    const r = this.record;
+    const problem = r.parse(bytes, 0, bytes.length, bytes.length);
+    if (problem !== null) {
+      throw cells.src.damaged(cells.page!.number, `cell ${cells.index + 1}: ${problem}`);
+    }
+    return r;
+  }
+
+  /** The values of the record last parsed, one per column. */
+  decoded(rowid: number | bigint): SqliteValue[] {
+    const { at, real, dflt, cols } = this.#layout;
+    const r = this.record;
+    const out = new Array<SqliteValue>(cols.length);
+    for (let k = 0; k < cols.length; k++) {
+      const i = at[k]!;
+      out[k] = i < 0 ? rowid : i < r.count ? r.value(i, real[k]) : dflt[k]!;
+    }
+    return out;
+  }
+
+  /** The current cell's values, one per column. */
+  values(cells: CellStream): SqliteValue[] {
+    const rowid = this.rowid(cells);
+    this.parse(cells);
+    return this.decoded(rowid);
+  }
+}
+
+/**
+ * Whether two parsed records of a table differ as the engine's keyed query
+ * tells (`+A.c IS NOT +B.c COLLATE BINARY` on every column but the key),
+ * comparing the stored bytes (no value is built for a row that is not).
+ */
+function recordsDiffer(layout: Layout, a: Record, b: Record): boolean {
+  const { at, real, dflt } = layout;
+  for (let k = 0; k < at.length; k++) {
+    const i = at[k]!;
+    if (i < 0) continue;
+    if (i < a.count && i < b.count) {
+      if (!sameStored(a, i, b, i, real[k])) return true;
+    } else {
+      const x = i < a.count ? a.value(i, real[k]) : dflt[k]!;
+      const y = i < b.count ? b.value(i, real[k]) : dflt[k]!;
+      if (!sameValue(x, y)) return true;
+    }
+  }
   return false;
 }
 
-/** Reads the cells of one table b-tree in rowid ranges, decoded. */
-class CellReader {
-  readonly #fd: number;
-  readonly #pages: number;
-  readonly #size: number;
-  readonly #usable: number;
-  readonly #columns: number;
-  readonly #keyAt: number;
-  readonly #out: Row[] = [];
-  #bytes = 0;
-  #read = 0;
+/** One side of a table for the cells: its tree, and the table. */
+export interface CellSide extends TreeSide {
+  readonly table: TableSchema;
+}
 
-  constructor(
-    fd: number,
-    pages: number,
-    size: number,
-    usable: number,
-    columns: number,
-    keyAt: number,
-  ) {
-    this.#fd = fd;
-    this.#pages = pages;
-    this.#size = size;
-    this.#usable = usable;
-    this.#columns = columns;
-    this.#keyAt = keyAt;
-  }
-
-  rows(root: number, ranges: RowidRanges): Row[] {
-    this.#walk(root, ranges, -Infinity, Infinity, 0);
-    return this.#out;
-  }
-
-  #page(n: number): Uint8Array {
-    if (n < 1 || n > this.#pages || ++this.#read > MAX_PAGES) throw new Unfit();
-    const page = new Uint8Array(this.#size);
-    if (fs.readSync(this.#fd, page, 0, this.#size, (n - 1) * this.#size) !== this.#size) {
-      throw new Unfit();
+/**
+ * Diffs a table's rows from its cells (see the module documentation).
+ *
+ * @param before the before side, or null
+ * @param after the after side, or null
+ * @param rows where the row changes go
+ * @returns the table's data, or null when its shape does not fit (then the engine diffs it)
+ */
+export async function cellRows(
+  before: CellSide | null,
+  after: CellSide | null,
+  rows: KeptRows,
+): Promise<TableData | null> {
+  const table = (before ?? after)!.table;
+  const layout = layoutOf(table);
+  if (layout === null) return null;
+  if (before !== null && after !== null) {
+    if (after.table.sql !== before.table.sql) return null;
+    // Text compared byte for byte must be of one encoding on both sides.
+    if ((before.src.header.encoding ?? "utf-8") !== (after.src.header.encoding ?? "utf-8")) {
+      return null;
     }
-    return page;
   }
-
-  /** Whether some range meets (lo, hi]. */
-  #wanted(ranges: RowidRanges, lo: number, hi: number): boolean {
-    // The first range that ends above lo: it meets (lo, hi] if it starts by hi.
-    const i = firstEndingAbove(ranges, lo);
-    return i < ranges.length && Number(ranges.lo(i)) <= hi;
+  const keyOf = (rowid: number | bigint) => {
+    const out = emptyRow();
+    out[layout.key] = rowid;
+    return out;
+  };
+  const { cols } = layout;
+  const data = { key: table.key, keyKind: table.keyKind, comparedColumns: cols, rows };
+  if (before === null || after === null) {
+    await wholeSide((before ?? after)!, before === null ? "added" : "removed", layout, rows, keyOf);
+    return { ...data, comparedColumns: [] };
   }
-
-  /** Walks page `n`, whose rowids lie in (lo, hi]. */
-  #walk(n: number, ranges: RowidRanges, lo: number, hi: number, depth: number): void {
-    if (depth > 40) throw new Unfit();
-    const page = this.#page(n);
-    const h = n === 1 ? 100 : 0;
-    const cells = (page[h + 3]! << 8) | page[h + 4]!;
-    if (page[h] === TABLE_INTERIOR) {
-      const at = (i: number): number => (page[h + 12 + 2 * i]! << 8) | page[h + 13 + 2 * i]!;
-      let low = lo;
-      for (let i = 0; i < cells; i++) {
-        const c = at(i);
-        const child = u32(page, c);
-        const [key] = varint(page, c + 4);
-        // A negative rowid is a 9-byte varint: no safe number orders it.
-        if (!Number.isSafeInteger(key) || key <= low) throw new Unfit();
-        if (this.#wanted(ranges, low, key)) this.#walk(child, ranges, low, key, depth + 1);
-        low = key;
+  const added = new RowidRanges();
+  let addedCount = 0;
+  let scattered = false;
+  let readA: RowReader | null = null;
+  let readB: RowReader | null = null;
+  await compareByRowid(before, after, {
+    removed(a) {
+      readA ??= new RowReader(layout, a);
+      const reader = readA;
+      rows.add("removed", (kept) => removedRow(reader.values(a), reader.rowid(a), kept));
+    },
+    changed(a, b) {
+      const ra = (readA ??= new RowReader(layout, a));
+      const rb = (readB ??= new RowReader(layout, b));
+      if (!recordsDiffer(layout, ra.parse(a), rb.parse(b))) return;
+      const rowid = ra.rowid(a);
+      rows.add("changed", (kept) => {
+        const va = ra.decoded(rowid);
+        const vb = rb.decoded(rowid);
+        const changed = cols.filter((_, k) => !sameValue(va[k]!, vb[k]!));
+        const key = keyOf(rowid);
+        if (!kept) {
+          return { key, before: rowOf(cols, va), after: rowOf(cols, vb), changed_columns: changed };
+        }
+        return counted(
+          changedRow(key, keptRow(cols, va), keptRow(cols, vb), changed),
+          [{ names: cols, values: va }, { names: cols, values: vb }],
+        );
+      });
+    },
+    added(b) {
+      addedCount++;
+      // Without a listener only the kept rows are read again.
+      if (scattered || (!rows.streaming && addedCount > rows.max)) return;
+      readB ??= new RowReader(layout, b);
+      const id = readB.rowid(b);
+      if (typeof id === "bigint" || added.length >= MAX_ADDED_RANGES) scattered = true;
+      else added.push(id, id);
+    },
+  });
+  // The added rows, after the removed and changed ones as the engine's
+  // queries give them: read again from the after tree, only where they are.
+  let told = 0;
+  const tell = (cells: CellStream, reader: RowReader): void => {
+    told++;
+    rows.add("added", (kept) => removedRow(reader.values(cells), reader.rowid(cells), kept));
+  };
+  if (scattered) {
+    // Too many ranges to hold: a second comparison finds them again.
+    let reader: RowReader | null = null;
+    await compareByRowid(
+      { ...before, owners: null },
+      { ...after, owners: null },
+      {
+        removed() {},
+        changed() {},
+        added(b) {
+          reader ??= new RowReader(layout, b);
+          tell(b, reader);
+        },
+      },
+    );
+  } else if (added.length > 0) {
+    const cells = new CellStream(after.src, after.root, "table", null, "none", added);
+    const reader = new RowReader(layout, cells);
+    try {
+      for (let i = 0; i < added.length; i++) {
+        const lo = added.lo(i) as number;
+        const hi = added.hi(i) as number;
+        for (;;) {
+          const p = cells.ensure(1);
+          if (p !== null) await p;
+          if (!cells.locate(0)) break;
+          const id = cells.page!.rowid(cells.index);
+          if (id > hi) break;
+          if (id >= lo) tell(cells, reader);
+          cells.skip(1);
+        }
       }
-      if (this.#wanted(ranges, low, hi)) this.#walk(u32(page, h + 8), ranges, low, hi, depth + 1);
-      return;
-    }
-    if (page[h] !== TABLE_LEAF) throw new Unfit();
-    for (let i = 0; i < cells; i++) {
-      const c = (page[h + 8 + 2 * i]! << 8) | page[h + 9 + 2 * i]!;
-      const [size, q] = varint(page, c);
-      const [rowid, start] = varint(page, q);
-      if (!Number.isSafeInteger(rowid)) throw new Unfit();
-      if (!inRanges(ranges, rowid)) continue;
-      this.#bytes += size;
-      if (this.#out.length >= MAX_CELLS || this.#bytes > MAX_BYTES) throw new Unfit();
-      this.#out.push({ rowid, values: this.#record(this.#payload(page, start, size), rowid) });
+    } finally {
+      await cells.close();
     }
   }
+  // The rest, counted only (no listener, and past what is kept).
+  for (; told < addedCount; told++) rows.add("added", () => ({ key: null, row: emptyRow() }));
+  return data;
 
-  /** A cell's whole payload, overflow pages included. */
-  #payload(page: Uint8Array, start: number, size: number): Uint8Array {
-    const local = localPayload(size, this.#usable, TABLE_LEAF);
-    if (start + local > this.#usable) throw new Unfit();
-    if (local === size) return page.subarray(start, start + size);
-    const out = new Uint8Array(size);
-    out.set(page.subarray(start, start + local));
-    let filled = local;
-    let next = u32(page, start + local);
-    for (let guard = 0; filled < size; guard++) {
-      if (next === 0 || guard > this.#pages) throw new Unfit();
-      const o = this.#page(next);
-      const k = Math.min(this.#usable - 4, size - filled);
-      out.set(o.subarray(4, 4 + k), filled);
-      filled += k;
-      next = u32(o, 0);
+  function removedRow(values: SqliteValue[], rowid: number | bigint, kept: boolean) {
+    const key = keyOf(rowid);
+    if (!kept) return { key, row: rowOf(cols, values) };
+    return counted(addedOrRemoved(key, keptRow(cols, values)), [{ names: cols, values }]);
+  }
+}
+
+/** Every row of a table on one side only, in rowid order. */
+async function wholeSide(
+  side: CellSide,
+  kind: "added" | "removed",
+  layout: Layout,
+  rows: KeptRows,
+  keyOf: (rowid: number | bigint) => ReturnType<typeof emptyRow>,
+): Promise<void> {
+  const cells = new CellStream(side.src, side.root, "table", side.owners, "expect");
+  const reader = new RowReader(layout, cells);
+  const { cols } = layout;
+  try {
+    for (;;) {
+      const p = cells.ensure(1);
+      if (p !== null) await p;
+      if (!cells.locate(0)) break;
+      rows.add(kind, (kept) => {
+        const values = reader.values(cells);
+        const key = keyOf(reader.rowid(cells));
+        if (!kept) return { key, row: rowOf(cols, values) };
+        return counted(addedOrRemoved(key, keptRow(cols, values)), [{ names: cols, values }]);
+      });
+      cells.skip(1);
     }
-    return out;
+  } finally {
+    await cells.close();
   }
-
-  /** The values of a record, as the engine reads them. */
-  #record(rec: Uint8Array, rowid: number): Stored[] {
-    const [headerSize, first] = varint(rec, 0);
-    let t = first;
-    let body = headerSize;
-    const out: Stored[] = [];
-    while (t < headerSize) {
-      const [serial, next] = varint(rec, t);
-      t = next;
-      const len = serialSize(serial);
-      if (len < 0 || body + len > rec.length) throw new Unfit();
-      out.push(stored(rec, body, serial, len));
-      body += len;
-    }
-    // A record written before an ADD COLUMN reads the column's default.
-    if (out.length !== this.#columns || t !== headerSize) throw new Unfit();
-    const key = out[this.#keyAt]!;
-    if (key.serial !== 0) throw new Unfit();
-    out[this.#keyAt] = { serial: 1, value: rowid, bytes: null };
-    return out;
-  }
-}
-
-function stored(rec: Uint8Array, at: number, serial: number, len: number): Stored {
-  if (serial === 0) return { serial, value: null, bytes: null };
-  if (serial === 8 || serial === 9) return { serial, value: serial - 8, bytes: null };
-  if (serial === 7) {
-    const v = new DataView(rec.buffer, rec.byteOffset + at, 8).getFloat64(0);
-    return { serial, value: v, bytes: null };
-  }
-  if (serial <= 6) {
-    const big = readInt(rec, at, len);
-    if (big > BigInt(Number.MAX_SAFE_INTEGER) || big < BigInt(Number.MIN_SAFE_INTEGER)) {
-      throw new Unfit();
-    }
-    return { serial, value: Number(big), bytes: null };
-  }
-  const bytes = rec.subarray(at, at + len);
-  if (serial % 2 === 1) return { serial, value: decodeSqliteText(bytes), bytes };
-  return { serial, value: bytes.slice(), bytes };
-}
-
-/** A big-endian two's-complement integer of `len` bytes. */
-function readInt(rec: Uint8Array, at: number, len: number): bigint {
-  let v = 0n;
-  for (let i = 0; i < len; i++) v = (v << 8n) | BigInt(rec[at + i]!);
-  return BigInt.asIntN(len * 8, v);
-}
-
-function inRanges(ranges: RowidRanges, rowid: number): boolean {
-  const i = firstEndingAbove(ranges, rowid - 1);
-  return i < ranges.length && Number(ranges.lo(i)) <= rowid;
-}
-
-/** The first of the sorted, disjoint ranges whose end is above `x` (ranges.length if none). */
-function firstEndingAbove(ranges: RowidRanges, x: number): number {
-  let lo = 0;
-  let hi = ranges.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (Number(ranges.hi(mid)) > x) hi = mid;
-    else lo = mid + 1;
-  }
-  return lo;
-}
-
-function u32(b: Uint8Array, at: number): number {
-  return ((b[at]! << 24) >>> 0) + (b[at + 1]! << 16) + (b[at + 2]! << 8) + b[at + 3]!;
-}
-
-/** The varint at `at` and the offset after it. */
-function varint(b: Uint8Array, at: number): [number, number] {
-  let v = 0;
-  for (let i = 0; i < 8; i++) {
-    const x = b[at + i];
-    if (x === undefined) throw new Unfit();
-    v = v * 128 + (x & 0x7f);
-    if (x < 0x80) return [v, at + i + 1];
-  }
-  const x = b[at + 8];
-  if (x === undefined) throw new Unfit();
-  return [v * 256 + x, at + 9];
 }

@@ -16,7 +16,7 @@ import { foldName } from "./names.ts";
 import { balanced, ident, sqlLiteral } from "../sqlite/sql_text.ts";
 import { dataColumns, type TableSchema } from "./schema.ts";
 import type { TableData, TableDataInput, TableSide } from "./table_data.ts";
-import type { KeySink } from "./_cell_compare.ts";
+import type { KeySink } from "./_residue.ts";
 import type { ColumnInfo } from "./types.ts";
 
 const DEFAULT_TABLE = "temp.dbagenteval_default";

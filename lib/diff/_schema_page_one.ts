@@ -28,8 +28,8 @@
  */
 import * as fs from "node:fs";
 import { realPath } from "../sqlite/file_check.ts";
-import { TABLE_LEAF } from "./_btree_format.ts";
-import type { SchemaRow } from "./_schema_pages.ts";
+import { TABLE_LEAF } from "../sqlite_format/btree_page.ts";
+import type { SchemaRow } from "../sqlite_format/schema_rows.ts";
 
 /** The tables whose rows go on the page whatever is named: the planner's statistics. */
 export const STATISTICS_TABLES: readonly string[] = ["sqlite_stat1", "sqlite_stat4"];

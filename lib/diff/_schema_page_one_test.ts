@@ -3,7 +3,8 @@ import assert from "node:assert/strict";
 import * as fs from "node:fs";
 import { makeDb, tempDir } from "../../tests/fixtures.ts";
 import { openDatabase, openReadOnly } from "../sqlite/database.ts";
-import { readSchemaPages } from "./_schema_pages.ts";
+import { PageSource } from "../sqlite_format/page_source.ts";
+import { readSchemaRows } from "../sqlite_format/schema_rows.ts";
 import { schemaPageOne } from "./_schema_page_one.ts";
 
 const dir = tempDir();
@@ -31,9 +32,12 @@ const SCHEMA = `BEGIN; ${FILLER};
 
 /** Page 1 of `file` with the rows of `tables`, or null. */
 function pageOne(file: string, tables: string[]): Uint8Array | null {
-  const rows = readSchemaPages(file, new Set(tables));
-  assert.notEqual(rows, null);
-  return schemaPageOne(file, rows!);
+  const src = PageSource.open(file);
+  try {
+    return schemaPageOne(file, readSchemaRows(src, null, new Set(tables)));
+  } finally {
+    src.close();
+  }
 }
 
 describe("schemaPageOne()", () => {

@@ -3,27 +3,26 @@
  *
  * @module
  */
-import { SqliteQueryError } from "../errors.ts";
 import * as fs from "node:fs";
 import * as nodePath from "node:path";
-import { type Database, openDatabase, openReadOnly } from "../sqlite/database.ts";
-import { withPageOne } from "../sqlite/file_vfs.ts";
-import { checkSqliteFile } from "../sqlite/file_check.ts";
 import { blameDamagedFile } from "../sqlite/damaged.ts";
 import { type DiffOptions, diffSettings } from "./options.ts";
-import { type PagePlan, pagePlan } from "./page_plan.ts";
-import { type PageScan, scanPages } from "./_page_scan.ts";
-import { scanTrees } from "./_table_scan.ts";
-import { namedTables, type PageOnes, withoutEngine } from "./_named_tables.ts";
-import { CELL_PAGES } from "./_cell_rows.ts";
 import { readSchema, type SideSchema, type TableSchema } from "./schema.ts";
-import { identicalSchemas } from "./_identical_files.ts";
-import { RowidRanges } from "./_rowid_ranges.ts";
 import { type ColumnsDiff, diffColumns, diffObjects, tableSchemaChanged } from "./schema_diff.ts";
-import { diffTableData, type TableData } from "./table_data.ts";
+import type { TableData } from "./table_data.ts";
 import { type ByteBudget, KeptRows } from "./_kept_rows.ts";
 import type { DiffListener, RowEvent } from "./listener.ts";
 import { foldName } from "./names.ts";
+import { EngineStarter, type PageOnes } from "./_engine.ts";
+import { claimTrees, openPageSide, type PageSide } from "./_page_sides.ts";
+import { schemaPageOne } from "./_schema_page_one.ts";
+import {
+  type StrategyContext,
+  TABLE_STRATEGIES,
+  type TableJob,
+  type TablePlan,
+  type TableStrategy,
+} from "./_strategies.ts";
 import type {
   ChangeStatus,
   DatabaseChange,
@@ -33,8 +32,6 @@ import type {
   TableDiff,
 } from "./types.ts";
 import { DIFF_FORMAT_VERSION } from "./types.ts";
-
-const AFTER = "aft";
 
 /**
  * Diffs two SQLite files, read-only. A side that is null or a missing file
@@ -109,6 +106,12 @@ export interface DatabasePair {
   readonly settings: DiffSettings;
   /** Told every table and row change as the diff goes. */
   readonly listener?: DiffListener;
+  /**
+   * How tables' rows are diffed, tried in order (default
+   * {@link TABLE_STRATEGIES}); the tests give the engine's alone to compare
+   * the two.
+   */
+  readonly strategies?: readonly TableStrategy[];
 }
 
 function exists(path: string | null): path is string {
@@ -125,7 +128,11 @@ function exists(path: string | null): path is string {
 }
 
 /**
- * Diffs one database across the two sides.
+ * Diffs one database across the two sides: each file is read through the
+ * file reader (lib/sqlite_format/), its trees walked and checked before a
+ * row is told, then each table's rows are diffed by the first strategy of
+ * the list that takes it (_strategies.ts); the SQLite engine starts only
+ * for what the pages cannot answer.
  *
  * @param pair the name, the two paths and the settings
  * @returns the database's change
@@ -146,119 +153,25 @@ export async function diffDatabasePair(pair: DatabasePair): Promise<DatabaseChan
   if (before === null && after === null) {
     return { ...base, status: "unchanged", tables: [], objects: [], skipped: [], error: null };
   }
-  // The page scan reads both files on I/O threads while the WASM engine
-  // starts and the schemas are read; it is awaited only once they are.
-  let scanning: Promise<PageScan | null> | null = null;
-  let scan: PageScan | null = null;
-  let opening: Promise<Database> | null = null;
-  // With --table, what the engine is shown as each file's page 1: a schema
-  // of the named tables only (_schema_page_one.ts).
-  let pageOnes: PageOnes = { before: null, after: null };
-  const open = (): Promise<Database> => opening ??= openSides(before, after, pageOnes);
-  // Started early, its failure is reported where it is awaited.
-  let differs: () => void = () => {};
-  const differing = new Promise<void>((resolve) => differs = resolve);
-  const startEngine = (): void => {
-    void open().catch(() => {});
-    differs();
-  };
-  // With --table, only the named tables' pages are compared: their root
-  // pages are read from the files' schema pages, or else from SQLite's.
-  const paired = before !== null && after !== null && settings.include_data;
   const pairByRowid = settings.pair_by === "rowid";
-  // With --table, the named tables' schema rows read without SQLite, when
-  // they are the same on both sides: then the engine starts only once one
-  // of their pages differs.
-  let named: { before: SideSchema; after: SideSchema } | null = null;
-  if (paired && settings.tables === null) {
-    // Files of one length may be page for page the same, and then need no
-    // engine (_identical_files.ts): it starts once a page differs.
-    if (!sameLength(before, after)) startEngine();
-    scanning = scanPages(before, after, startEngine);
-  } else if (paired) {
-    const found = namedTables(before, after, settings.tables!, pairByRowid);
-    if (found !== null) {
-      ({ named, pageOnes } = found);
-      if (named === null) startEngine();
-      // Tables whose changed rows can be read from their cells wait for the
-      // scan's end unless many pages differ; for others the engine starts at
-      // the first differing page.
-      const differAt = found.cells ? CELL_PAGES : 1;
-      scanning = scanTrees(before, after, found.roots, startEngine, differAt);
-    }
-  }
-  let db: Database | null = null;
+  const engine = new EngineStarter(before, after);
+  const pages: { before: PageSide | null; after: PageSide | null } = { before: null, after: null };
   try {
-    if (paired && settings.tables === null && scanning !== null && opening === null) {
-      // The scan's end, or its first differing page: then the engine has
-      // started, and the schemas are read while the scan goes on.
-      await Promise.race([scanning, differing]);
-      if ((opening as Promise<Database> | null) === null) scan = await scanning;
-      if (
-        (opening as Promise<Database> | null) === null && scan !== null && scan.scope === null &&
-        scan.dirtyCount === 0
-      ) {
-        const same = identicalSchemas(before, after, pairByRowid);
-        if (same !== null) {
-          const plan: PagePlan = { table: () => ({ identical: true, ranges: new RowidRanges() }) };
-          return finish({ db: null, sides: same, afterSchema: AFTER, settings, plan, listener });
-        }
-      }
+    if (before !== null) pages.before = openPageSide(before, settings.tables, pairByRowid);
+    if (after !== null) pages.after = openPageSide(after, settings.tables, pairByRowid);
+    const whole = settings.tables === null;
+    if (!whole && pages.before !== null && pages.after !== null) {
+      engine.showPageOnes(pageOnes(pages.before, pages.after));
     }
-    if (named !== null && scanning !== null && opening === null) {
-      // The scan's end, or its first differing page.
-      await Promise.race([scanning, differing]);
-      if ((opening as Promise<Database> | null) === null) scan = await scanning;
-      const plan = scan === null || (opening as Promise<Database> | null) !== null
-        ? null
-        : pagePlan(scan, named);
-      const decoded = plan === null || scan === null ? null : withoutEngine(scan, plan, named);
-      if (decoded !== null) {
-        return finish({
-          db: null,
-          sides: named,
-          afterSchema: AFTER,
-          settings,
-          plan: plan!,
-          listener,
-          decoded,
-        });
-      }
+    const sides = await schemas(pages, engine, settings);
+    if (settings.include_data) {
+      for (const side of [pages.before, pages.after]) if (side !== null) claimTrees(side, whole);
     }
-    db = await open();
-    const afterSchema = before !== null && after !== null ? AFTER : "main";
-    const read = { pairByRowid, tables: settings.tables };
-    const sides = {
-      before: before === null ? null : readSchema(db, "main", read),
-      after: after === null ? null : readSchema(db, afterSchema, read),
-    };
-    scan ??= scanning !== null ? await scanning : paired
-      ? await scanTrees(before, after, {
-        before: rootsOf(sides.before!),
-        after: rootsOf(sides.after!),
-      })
-      : null;
-    const plan = scan === null
-      ? null
-      : pagePlan(scan, { before: sides.before!, after: sides.after! });
-    return finish({ db, sides, afterSchema, settings, plan, listener });
-  } catch (e) {
-    // SQLite's "malformed" names neither file: find the damaged one.
-    throw await blameDamagedFile(e, [before, after].filter((p) => p !== null));
-  } finally {
-    // An engine started early is closed even when opening it was not awaited.
-    const started = opening as Promise<Database> | null;
-    (db ?? (await started?.catch(() => null)))?.close();
-    // A scan still running when opening failed is finished, then closed.
-    (scan ?? (await scanning))?.close();
-  }
-
-  function finish(
-    input: Omit<TablesInput, "listener"> & { listener: DiffListener },
-  ): DatabaseChange {
-    const { sides } = input;
-    input.listener.start?.(sides);
-    const { tables, skipped } = diffTables(input);
+    const ctx: StrategyContext = { settings, pages, engine };
+    const jobs = tableJobs(sides, settings, pair.strategies ?? TABLE_STRATEGIES, ctx);
+    for (const job of jobs) await job.plan?.prepare?.();
+    listener.start?.(sides);
+    const { tables, skipped } = await diffTables(jobs, settings, listener);
     const keep = tableFilter(settings);
     const objects = settings.include_schema
       ? diffObjects(sides.before?.objects ?? [], sides.after?.objects ?? [], keep)
@@ -271,73 +184,41 @@ export async function diffDatabasePair(pair: DatabasePair): Promise<DatabaseChan
       ? "changed"
       : "unchanged";
     const change: DatabaseChange = { ...base, status, tables, objects, skipped, error: null };
-    input.listener.done?.(change);
+    listener.done?.(change);
     return change;
-  }
-}
-
-/** Whether two files have the same length (false when either cannot be looked at). */
-function sameLength(a: string, b: string): boolean {
-  try {
-    return fs.statSync(a).size === fs.statSync(b).size;
-  } catch {
-    return false;
-  }
-}
-
-/**
- * Opens the before file (or the only one) and attaches the after file, with
- * a small page cache: the WASM build's default is 16 MiB per schema, and the
- * comparison reads each page about once, so SQLite's native default of
- * 2 MiB is as fast and keeps peak memory flat (the OS caches the files).
- */
-async function openSides(
-  before: string | null,
-  after: string | null,
-  pageOnes: PageOnes,
-): Promise<Database> {
-  const db = await openReadOnly((before ?? after)!, {}, before === null ? null : pageOnes.before);
-  try {
-    const both = before !== null && after !== null;
-    if (both) await attachAfter(db, after, pageOnes.after);
-    db.exec(`PRAGMA main.cache_size=-2000${both ? `; PRAGMA ${AFTER}.cache_size=-2000` : ""}`);
-    return db;
   } catch (e) {
-    db.close();
-    throw e;
+    // SQLite's "malformed" names neither file: find the damaged one.
+    throw await blameDamagedFile(e, [before, after].filter((p) => p !== null));
+  } finally {
+    await engine.close();
+    pages.before?.src.close();
+    pages.after?.src.close();
   }
 }
 
-/**
- * Attaches the after file to `db` and reads its schema once. When that
- * fails, the file is opened alone, so that the error names it (a damaged
- * page, a hot journal); opening it alone first every time would parse a
- * schema of thousands of tables twice.
- */
-async function attachAfter(
-  db: Database,
-  after: string,
-  pageOne: Uint8Array | null,
-): Promise<void> {
-  checkSqliteFile(after);
-  try {
-    const attach = db.prepare(`ATTACH ? AS ${AFTER}`);
-    try {
-      attach.bind([after]);
-      withPageOne(after, pageOne, () => attach.step());
-    } finally {
-      attach.finalize();
-    }
-    db.query(`SELECT count(*) FROM ${AFTER}.sqlite_schema`);
-  } catch (e) {
-    (await openDatabase(after)).close();
-    throw e;
-  }
+/** Page 1 of each file for the engine, holding only the named tables' schema rows (or the files' own). */
+function pageOnes(a: PageSide, b: PageSide): PageOnes {
+  const x = schemaPageOne(a.path, a.rows);
+  const y = x === null ? null : schemaPageOne(b.path, b.rows);
+  return x !== null && y !== null ? { before: x, after: y } : { before: null, after: null };
 }
 
-/** The root pages of a side's tables (the named ones, with --table). */
-function rootsOf(side: SideSchema): number[] {
-  return [...side.tables.values()].map((t) => t.rootPage);
+/** Both sides' schemas: read from their pages, or by SQLite when the pages cannot tell. */
+async function schemas(
+  pages: { readonly before: PageSide | null; readonly after: PageSide | null },
+  engine: EngineStarter,
+  settings: DiffSettings,
+): Promise<{ before: SideSchema | null; after: SideSchema | null }> {
+  const { before, after } = pages;
+  if ((before === null || before.schema !== null) && (after === null || after.schema !== null)) {
+    return { before: before?.schema ?? null, after: after?.schema ?? null };
+  }
+  const db = await engine.db();
+  const read = { pairByRowid: settings.pair_by === "rowid", tables: settings.tables };
+  return {
+    before: before === null ? null : readSchema(db, "main", read),
+    after: after === null ? null : readSchema(db, engine.afterSchema, read),
+  };
 }
 
 function tableFilter(settings: DiffSettings): (name: string) => boolean {
@@ -346,62 +227,91 @@ function tableFilter(settings: DiffSettings): (name: string) => boolean {
   return (name) => wanted.has(foldName(name));
 }
 
-interface TablesInput {
-  /** Null when every table is known identical (no row is compared). */
-  readonly db: Database | null;
-  readonly sides: { readonly before: SideSchema | null; readonly after: SideSchema | null };
-  readonly afterSchema: string;
-  readonly settings: DiffSettings;
-  readonly plan: PagePlan | null;
-  readonly listener: DiffListener;
-  /** Tables whose row changes were read from their cells, without the engine. */
-  readonly decoded?: ReadonlyMap<string, (rows: KeptRows) => TableData>;
+/** A table of the diff with how its rows are diffed (null: they are not). */
+interface Job extends TableJob {
+  readonly plan: TablePlan | null;
+  /** Why its rows are not compared, when they are not (an internal table; a virtual one is still told). */
+  readonly skip: string | null;
+  readonly virtual: boolean;
 }
 
-/** What the tables of one database may still keep. */
-interface Budget {
-  readonly budget: ByteBudget;
-}
-
-function diffTables(input: TablesInput): { tables: TableDiff[]; skipped: SkippedTable[] } {
-  const { sides, settings } = input;
+/**
+ * The tables of both sides, paired by name as SQLite compares names (ASCII
+ * case folded: "Users" renamed to "users" is the same table, under its after
+ * name), in name order, each with the plan of the first strategy that takes it.
+ */
+function tableJobs(
+  sides: { readonly before: SideSchema | null; readonly after: SideSchema | null },
+  settings: DiffSettings,
+  strategies: readonly TableStrategy[],
+  ctx: StrategyContext,
+): Job[] {
   const keep = tableFilter(settings);
-  // SQLite compares table names case-insensitively (ASCII only): "Users"
-  // renamed to "users" is the same table, under its after name.
-  const fold = foldName;
   const byName = (side: SideSchema | null): Map<string, TableSchema> =>
-    new Map([...side?.tables.values() ?? []].map((t) => [fold(t.name), t]));
+    new Map([...side?.tables.values() ?? []].map((t) => [foldName(t.name), t]));
   const a = byName(sides.before);
   const b = byName(sides.after);
   const pairs = [...new Set([...a.keys(), ...b.keys()])]
     .map((k) => ({ before: a.get(k) ?? null, after: b.get(k) ?? null }))
     .map((p) => ({ ...p, name: (p.after ?? p.before)!.name }))
     .sort((p, q) => (p.name < q.name ? -1 : p.name > q.name ? 1 : 0));
+  const jobs: Job[] = [];
+  for (const p of pairs) {
+    if (!keep(p.name)) continue;
+    if (/^sqlite_/i.test(p.name) && foldName(p.name) !== "sqlite_sequence") {
+      const reason = /^sqlite_stat/i.test(p.name)
+        ? "internal statistics table written by ANALYZE: not part of the data"
+        : "internal SQLite table: not compared";
+      jobs.push({ ...p, plan: null, skip: reason, virtual: false });
+      continue;
+    }
+    const t = (p.after ?? p.before)!;
+    const virtual = t.module !== null;
+    const skip = virtual ? virtualReason(t, sides) : null;
+    let plan: TablePlan | null = null;
+    if (settings.include_data && !virtual) {
+      for (const s of strategies) {
+        plan = s.plan(p, ctx);
+        if (plan !== null) break;
+      }
+    }
+    jobs.push({ ...p, plan, skip, virtual });
+  }
+  return jobs;
+}
+
+async function diffTables(
+  jobs: readonly Job[],
+  settings: DiffSettings,
+  listener: DiffListener,
+): Promise<{ tables: TableDiff[]; skipped: SkippedTable[] }> {
   const tables: TableDiff[] = [];
   const skipped: SkippedTable[] = [];
   const budget: ByteBudget = { left: settings.max_bytes ?? Infinity };
-  for (const { name, before, after } of pairs) {
-    if (!keep(name)) continue;
-    if (/^sqlite_/i.test(name) && foldName(name) !== "sqlite_sequence") {
-      skipped.push({
-        name,
-        reason: /^sqlite_stat/i.test(name)
-          ? "internal statistics table written by ANALYZE: not part of the data"
-          : "internal SQLite table: not compared",
-      });
-      continue;
-    }
-    const virtual = (before ?? after)!.module !== null;
-    if (virtual) skipped.push({ name, reason: virtualReason((before ?? after)!, sides) });
-    input.listener.table?.({ name, before, after, virtual });
-    const diff = diffTable({ ...input, before, after, virtual, budget });
-    input.listener.tableDone?.(diff);
+  const onRow = listener.row === undefined ? null : (e: RowEvent) => listener.row!(e);
+  for (const job of jobs) {
+    if (job.skip !== null) skipped.push({ name: job.name, reason: job.skip });
+    if (job.skip !== null && !job.virtual) continue;
+    listener.table?.({
+      name: job.name,
+      before: job.before,
+      after: job.after,
+      virtual: job.virtual,
+    });
+    const data = job.plan === null
+      ? null
+      : await job.plan.run(new KeptRows(settings.max_rows, onRow, budget));
+    const diff = tableDiff(job, settings, data);
+    listener.tableDone?.(diff);
     tables.push(diff);
   }
   return { tables, skipped };
 }
 
-function virtualReason(t: TableSchema, sides: TablesInput["sides"]): string {
+function virtualReason(
+  t: TableSchema,
+  sides: { readonly before: SideSchema | null; readonly after: SideSchema | null },
+): string {
   const prefix = foldName(`${t.name}_`);
   const shadows = [
     ...new Set(
@@ -416,14 +326,9 @@ function virtualReason(t: TableSchema, sides: TablesInput["sides"]): string {
     : `${what}: its rows belong to the module, so they are not compared`;
 }
 
-function diffTable(
-  input: TablesInput & Budget & {
-    before: TableSchema | null;
-    after: TableSchema | null;
-    virtual: boolean;
-  },
-): TableDiff {
-  const { before, after, settings, db } = input;
+/** A table's diff from its schemas and its row changes (null: rows not compared). */
+function tableDiff(job: Job, settings: DiffSettings, data: TableData | null): TableDiff {
+  const { before, after } = job;
   const either = (after ?? before)!;
   const columns: ColumnsDiff = before !== null && after !== null && settings.include_schema
     ? diffColumns(before, after)
@@ -435,87 +340,24 @@ function diffTable(
     : settings.include_schema && tableSchemaChanged(before, after, columns)
     ? "changed"
     : "unchanged";
-  let key = either.key;
-  let keyKind = either.keyKind;
-  let compared: readonly string[] = [];
-  let rows = { added: [], removed: [], changed: [] } as TableDiff["rows"];
-  let counts = { added: 0, removed: 0, changed: 0 };
-  let truncated = false;
-  let bytesCut = false;
-  if (settings.include_data && !input.virtual) {
-    const decoded = input.decoded?.get(either.name);
-    const page = decoded !== undefined ? null : input.plan?.table(either.name) ?? null;
-    if (page?.identical !== true) {
-      const onRow = input.listener.row === undefined
-        ? null
-        : (e: RowEvent) => input.listener.row!(e);
-      const engine = (): Database => {
-        if (db === null) {
-          throw new Error(`internal: table "${either.name}" compared without SQLite`);
-        }
-        return db;
-      };
-      const data = decoded !== undefined
-        ? decoded(new KeptRows(settings.max_rows, onRow, input.budget))
-        : namingTable(either, () =>
-          diffTableData({
-            db: engine(),
-            before: before === null ? null : { schema: "main", table: before },
-            after: after === null ? null : { schema: input.afterSchema, table: after },
-            maxRows: settings.max_rows,
-            budget: input.budget,
-            ranges: page?.ranges ?? null,
-            residue: page?.residue ?? null,
-            residueKeys: page?.residueKeys ?? null,
-            onRow,
-          }));
-      ({ key, keyKind } = data);
-      compared = data.comparedColumns;
-      rows = { added: data.rows.added, removed: data.rows.removed, changed: data.rows.changed };
-      counts = { ...data.rows.counts };
-      truncated = data.rows.truncated;
-      bytesCut = data.rows.bytesCut;
-    } else compared = either.columns.filter((c) => c.hidden !== 1).map((c) => c.name);
-  }
+  const counts = data === null ? { added: 0, removed: 0, changed: 0 } : { ...data.rows.counts };
   const dataStatus = counts.added + counts.removed + counts.changed > 0 ? "changed" : "unchanged";
   return {
     name: either.name,
     status: schemaStatus !== "unchanged" ? schemaStatus : dataStatus,
     schema_status: schemaStatus,
     data_status: dataStatus,
-    key,
-    key_kind: keyKind,
-    compared_columns: compared,
+    key: data?.key ?? either.key,
+    key_kind: data?.keyKind ?? either.keyKind,
+    compared_columns: data?.comparedColumns ?? [],
     columns,
-    rows,
+    rows: data === null
+      ? { added: [], removed: [], changed: [] }
+      : { added: data.rows.added, removed: data.rows.removed, changed: data.rows.changed },
     counts,
-    truncated,
-    ...(bytesCut ? { bytes_cut: true as const } : {}),
+    truncated: data?.rows.truncated ?? false,
+    ...(data?.rows.bytesCut === true ? { bytes_cut: true as const } : {}),
     sql_before: before?.sql ?? null,
     sql_after: after?.sql ?? null,
   };
-}
-
-/**
- * Runs `f`; a query error it throws names the table it was comparing. A
- * collation SQLite lacks (an application's own, like Android's LOCALIZED)
- * fails only where a key is compared, since values compare as BINARY: the
- * message says so, and what else can pair the rows.
- */
-function namingTable<T>(table: TableSchema, f: () => T): T {
-  try {
-    return f();
-  } catch (e) {
-    if (!(e instanceof SqliteQueryError)) throw e;
-    const collation = /no such collation sequence: (.+)$/.exec(e.message)?.[1];
-    const message = collation !== undefined && table.keyKind === "primary_key"
-      ? `its key (${table.key.join(", ")}) needs collation "${collation}", which this SQLite ` +
-        "does not have (the application that wrote the file defines it), so the diff cannot " +
-        "tell which keys are equal; " +
-        (table.withoutRowid
-          ? "a WITHOUT ROWID table has no rowid to pair by instead: leave it out by naming the other tables with --table"
-          : "pair its rows by rowid instead (--rowid)")
-      : e.message;
-    throw new SqliteQueryError(e.sql, e.code, `table "${table.name}": ${message}`);
-  }
 }

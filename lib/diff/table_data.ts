@@ -37,7 +37,7 @@
  * @module
  */
 import type { Database } from "../sqlite/database.ts";
-import type { CellResidue, KeySink } from "./_cell_compare.ts";
+import type { CellResidue, KeySink } from "./_residue.ts";
 import { type ByteBudget, KeptRows } from "./_kept_rows.ts";
 import { keyed } from "./_keyed.ts";
 import { multiset } from "./_multiset.ts";
@@ -82,6 +82,8 @@ export interface TableDataInput {
   readonly residueKeys?: ((sink: KeySink) => boolean) | null;
   /** Called with every row change, kept or not (see listener.ts). */
   readonly onRow?: ((event: RowEvent) => void) | null;
+  /** Where the row changes go, when the caller made it (else one is made of the fields above). */
+  readonly rows?: KeptRows;
 }
 
 /** The data plane of one table. */
@@ -124,7 +126,7 @@ export function pairingMode(before: TableSchema, after: TableSchema): PairingMod
  */
 export function diffTableData(input: TableDataInput): TableData {
   const { before, after } = input;
-  const rows = new KeptRows(input.maxRows, input.onRow ?? null, input.budget);
+  const rows = input.rows ?? new KeptRows(input.maxRows, input.onRow ?? null, input.budget);
   if (before !== null && after !== null) {
     const mode = pairingMode(before.table, after.table);
     if (mode === "keyed") return keyed(input, before, after, rows);

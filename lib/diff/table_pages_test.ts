@@ -56,7 +56,10 @@ async function targetedPlans(a: string, b: string, tables: string[]) {
       const tree = (s: typeof sides[0], root: number) => ({ src: s.src, owners: s.owners, root });
       const ta = tree(sides[0]!, x.rootPage);
       const tb = tree(sides[1]!, y.rootPage);
-      out.set(name, x.withoutRowid ? await keyResidue(ta, tb, x.key.length) : await rowidResidue(ta, tb));
+      out.set(
+        name,
+        x.withoutRowid ? await keyResidue(ta, tb, x.key.length) : await rowidResidue(ta, tb),
+      );
     }
     return out;
   } finally {
@@ -200,7 +203,11 @@ describe("--table and the whole diff give the diff made without skipping pages",
         const plan = plans.get(t.name);
         if (t.sql_before === null || t.sql_after === null) continue;
         assert.notEqual(plan, null, `${t.name} was planned`);
-        assert.notEqual(plan!.ranges === null && plan!.residueKeys === undefined, true, `${t.name} compared whole`);
+        assert.notEqual(
+          plan!.ranges === null && plan!.residueKeys === undefined,
+          true,
+          `${t.name} compared whole`,
+        );
         assert.equal(plan!.identical, t.status === "unchanged", `${t.name} identical`);
       }
       // Rows changed only in overflow pages are found all the same.

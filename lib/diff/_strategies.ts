@@ -1,0 +1,182 @@
+/**
+ * How a table's rows are diffed: an ordered list of strategies, the first
+ * that takes a table diffing it, over one engine starter (_engine.ts) that
+ * a strategy starts only when it must ask SQLite.
+ *
+ * - {@link CELL_ROWS}: rows from cells (_cell_rows.ts): the two trees
+ *   compared and the changed rows decoded in one pass over each file, no
+ *   engine. Tables keyed by their rowid whose records read as SQLite reads
+ *   them; identical files take this path too (nothing differs, nothing is
+ *   decoded).
+ * - {@link ENGINE_ROWS}: SQLite compares the rows (table_data.ts), only
+ *   those the comparison of the pages leaves (_residue.ts): keyless tables,
+ *   other keys (their collations, NULLs), columns that changed, VIRTUAL
+ *   generated columns. A table whose pages show no difference needs no
+ *   engine either.
+ *
+ * A new way to diff a table (rows paired by other columns, say) is one more
+ * member of the list, ahead of the engine.
+ *
+ * @module
+ */
+import { SqliteQueryError } from "../errors.ts";
+import type { KeptRows } from "./_kept_rows.ts";
+import { cellRows, cellRowsFit } from "./_cell_rows.ts";
+import type { EngineStarter } from "./_engine.ts";
+import type { PageSide } from "./_page_sides.ts";
+import { keyResidue, recordResidue, rowidResidue, type TablePages } from "./_residue.ts";
+import type { TreeSide } from "./_tree_compare.ts";
+import { normalizeSql, type TableSchema } from "./schema.ts";
+import { diffTableData, type TableData } from "./table_data.ts";
+import type { DiffSettings } from "./types.ts";
+
+/** One table of the diff: its schema on each side (null where it is absent). */
+export interface TableJob {
+  readonly name: string;
+  readonly before: TableSchema | null;
+  readonly after: TableSchema | null;
+}
+
+/** What every strategy may use. */
+export interface StrategyContext {
+  readonly settings: DiffSettings;
+  /** Each side's pages (null where the file is absent). */
+  readonly pages: { readonly before: PageSide | null; readonly after: PageSide | null };
+  readonly engine: EngineStarter;
+}
+
+/** A strategy's plan for one table. */
+export interface TablePlan {
+  /**
+   * Work done before any table's rows are told, in table order: an engine
+   * table compares its pages here and starts the engine if rows differ, so
+   * that the engine's start overlaps the reading of the tables after it.
+   */
+  prepare?(): Promise<void>;
+  /** Diffs the rows, telling each change to `rows`. */
+  run(rows: KeptRows): Promise<TableData>;
+}
+
+/** One way to diff a table's rows. */
+export interface TableStrategy {
+  readonly name: string;
+  /** A plan for the table, or null when this strategy cannot diff it. */
+  plan(job: TableJob, ctx: StrategyContext): TablePlan | null;
+}
+
+function side(pages: PageSide, table: TableSchema): TreeSide & { table: TableSchema } {
+  return { src: pages.src, owners: pages.owners, root: table.rootPage, table };
+}
+
+/** Rows from cells (see the module documentation). */
+export const CELL_ROWS: TableStrategy = {
+  name: "cells",
+  plan(job, { pages }) {
+    const { before, after } = job;
+    for (const t of [before, after]) {
+      if (t !== null && (!cellRowsFit(t) || t.rootPage <= 0)) return null;
+    }
+    if (before !== null && after !== null) {
+      if (before.sql !== after.sql) return null;
+      // Text compared byte for byte must be of one encoding on both sides.
+      const enc = (p: PageSide | null) => p?.src.header.encoding ?? "utf-8";
+      if (enc(pages.before) !== enc(pages.after)) return null;
+    }
+    const a = before === null ? null : side(pages.before!, before);
+    const b = after === null ? null : side(pages.after!, after);
+    return {
+      async run(rows) {
+        const data = await cellRows(a, b, rows);
+        if (data === null) throw new Error(`internal: table "${job.name}" does not fit its cells`);
+        return data;
+      },
+    };
+  },
+};
+
+/** The rows SQLite must compare, from the pages: null for every row. */
+function residueOf(
+  job: TableJob,
+  pages: StrategyContext["pages"],
+): Promise<TablePages | null> {
+  const { before: ta, after: tb } = job;
+  const { before: pa, after: pb } = pages;
+  const whole = Promise.resolve(null);
+  if (ta === null || tb === null || pa === null || pb === null) return whole;
+  if (ta.rootPage <= 0 || tb.rootPage <= 0) return whole;
+  if (normalizeSql(ta.sql) !== normalizeSql(tb.sql)) return whole;
+  const a = side(pa, ta);
+  const b = side(pb, tb);
+  if (ta.withoutRowid || tb.withoutRowid) {
+    return ta.withoutRowid && tb.withoutRowid && ta.key.length > 0
+      ? keyResidue(a, b, ta.key.length)
+      : whole;
+  }
+  return ta.keyKind === "rowid" && tb.keyKind === "rowid"
+    ? rowidResidue(a, b)
+    : recordResidue(a, b);
+}
+
+/** SQLite compares the rows the pages leave (see the module documentation). */
+export const ENGINE_ROWS: TableStrategy = {
+  name: "engine",
+  plan(job, ctx) {
+    let pages: TablePages | null = null;
+    const either = (job.after ?? job.before)!;
+    return {
+      async prepare() {
+        pages = await residueOf(job, ctx.pages);
+        if (pages === null || !pages.identical) ctx.engine.start();
+      },
+      async run(rows) {
+        if (pages?.identical === true) {
+          return {
+            key: either.key,
+            keyKind: either.keyKind,
+            comparedColumns: either.columns.filter((c) => c.hidden !== 1).map((c) => c.name),
+            rows,
+          };
+        }
+        const db = await ctx.engine.db();
+        return namingTable(either, () =>
+          diffTableData({
+            db,
+            before: job.before === null ? null : { schema: "main", table: job.before },
+            after: job.after === null ? null : { schema: ctx.engine.afterSchema, table: job.after },
+            maxRows: ctx.settings.max_rows,
+            rows,
+            ranges: pages?.ranges ?? null,
+            residue: pages?.residue ?? null,
+            residueKeys: pages?.residueKeys ?? null,
+          }));
+      },
+    };
+  },
+};
+
+/** The strategies, in the order they are tried. */
+export const TABLE_STRATEGIES: readonly TableStrategy[] = [CELL_ROWS, ENGINE_ROWS];
+
+/**
+ * Runs `f`; a query error it throws names the table it was comparing. A
+ * collation SQLite lacks (an application's own, like Android's LOCALIZED)
+ * fails only where a key is compared, since values compare as BINARY: the
+ * message says so, and what else can pair the rows.
+ */
+function namingTable<T>(table: TableSchema, f: () => T): T {
+  try {
+    return f();
+  } catch (e) {
+    if (!(e instanceof SqliteQueryError)) throw e;
+    const collation = /no such collation sequence: (.+)$/.exec(e.message)?.[1];
+    const message = collation !== undefined && table.keyKind === "primary_key"
+      ? `its key (${table.key.join(", ")}) needs collation "${collation}", which this SQLite ` +
+        "does not have (the application that wrote the file defines it), so the diff cannot " +
+        "tell which keys are equal; " +
+        (table.withoutRowid
+          ? "a WITHOUT ROWID table has no rowid to pair by instead: leave it out by naming the other tables with --table"
+          : "pair its rows by rowid instead (--rowid)")
+      : e.message;
+    throw new SqliteQueryError(e.sql, e.code, `table "${table.name}": ${message}`);
+  }
+}

@@ -119,7 +119,7 @@ export function multiset(input: TableDataInput, m: MultisetInput, rows: KeptRows
   const B = `${ident(after.schema)}.${ident(after.table.name)}`;
   const aRowid = before.table.rowidName;
   const bRowid = after.table.rowidName;
-  // Cell residues (page_plan.ts) say which rows of each side can differ;
+  // Cell residues (_residue.ts) say which rows of each side can differ;
   // the rest were cancelled in pairs already, so no rowid hint on top.
   const cells = aRowid !== null && bRowid !== null && nullKeys === null
     ? input.residue ?? null

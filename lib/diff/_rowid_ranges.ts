@@ -1,6 +1,6 @@
 /**
  * Closed rowid ranges, the unit in which the page and cell comparisons
- * (page_plan.ts, _cell_compare.ts) tell the row comparison what to read.
+ * (_residue.ts, _cell_rows.ts) tell the row comparison what to read.
  *
  * @module
  */

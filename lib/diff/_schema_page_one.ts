@@ -17,7 +17,7 @@
  *
  * Why a copied cell is right on the new page: how much of a record a table
  * leaf keeps before spilling depends only on the usable page size, the same
- * on every page of a file (_btree_format.ts localPayload).
+ * on every page of a file (lib/sqlite_format/btree_page.ts localPayload).
  *
  * Not built (null: SQLite reads the whole schema) when the rows do not fit
  * one page, when a side has a non-empty -wal file (SQLite would read page 1

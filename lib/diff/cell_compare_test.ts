@@ -8,7 +8,7 @@ const rows = (n: number, insert: string): string =>
 
 // The after file is the before file's SQL plus a change, so the two files
 // share their pages and only the changed leaves' cells are compared
-// (_cell_compare.ts) before SQLite sees any row.
+// (_tree_compare.ts) before SQLite sees any row.
 describe("diffSqliteDatabases() comparing the cells of changed leaves", () => {
   it("removes one of several identical rows of a keyless table, once", async () => {
     const make = `CREATE TABLE t(a, b);

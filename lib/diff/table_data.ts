@@ -74,11 +74,11 @@ export interface TableDataInput {
   readonly ranges: Iterable<RowidRange> | null;
   /**
    * The rowids of each side that may differ, from comparing cells (see
-   * page_plan.ts), for tables whose rows pair by record; null or absent
+   * _residue.ts), for tables whose rows pair by record; null or absent
    * when not known.
    */
   readonly residue?: CellResidue | null;
-  /** The keys of a WITHOUT ROWID table's rows that may differ (see page_plan.ts). */
+  /** The keys of a WITHOUT ROWID table's rows that may differ (see _residue.ts). */
   readonly residueKeys?: ((sink: KeySink) => boolean) | null;
   /** Called with every row change, kept or not (see listener.ts). */
   readonly onRow?: ((event: RowEvent) => void) | null;

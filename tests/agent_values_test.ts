@@ -7,13 +7,12 @@
  * must hold exactly the table's values; and `run --json` must write them so
  * that the file reads back to the same values.
  */
-import { after, before, describe, it } from "node:test";
+import { after, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import * as fs from "node:fs";
-import * as http from "node:http";
-import type { AddressInfo } from "node:net";
 import * as path from "node:path";
 import { commandAgent } from "../lib/agents/command_agent.ts";
+import { agentService, replying } from "./_agent_service.ts";
 import { httpAgent } from "../lib/agents/http_agent.ts";
 import { moduleAgent } from "../lib/agents/module_agent.ts";
 import type { ClosableAgent } from "../lib/agents/types.ts";
@@ -55,30 +54,13 @@ export const agent = (q: string) => ({ rows: [{ v: VALUES[Number(q.split(" ")[1]
 `,
 );
 
-const server = http.createServer((req, res) => {
-  let body = "";
-  req.on("data", (chunk) => body += chunk);
-  req.on("end", () => {
-    const { id, question } = JSON.parse(body) as { id: string; question: string };
-    res.writeHead(200, { "content-type": "application/json" });
-    res.end(replyText(id, question));
-  });
-});
-let url = "";
-before(async () => {
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/answer`;
-});
-after(() => {
-  server.closeAllConnections();
-  server.close();
-});
+const url = agentService(replying(replyText));
 
 const CASES = VALUES.map((_, i) => defineCase({ id: `v${i}`, question: `value ${i}` }));
 
 const transports: [string, () => Promise<ClosableAgent>][] = [
   ["--agent-cmd", () => commandAgent({ command: ["python3", python] })],
-  ["--agent-url", () => Promise.resolve(httpAgent({ url }))],
+  ["--agent-url", () => Promise.resolve(httpAgent({ url: url() }))],
   ["--agent (the hosted wire)", () => moduleAgent({ module: `${module}:agent` })],
 ];
 

@@ -6,11 +6,9 @@
  * agent would; the reference rows come from SQLite, which has the exact
  * value.
  */
-import { after, before, describe, it } from "node:test";
+import { after, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import * as fs from "node:fs";
-import * as http from "node:http";
-import type { AddressInfo } from "node:net";
 import process from "node:process";
 import { defineCase } from "../eval/cases.ts";
 import { runSuite } from "../eval/suite.ts";
@@ -18,6 +16,7 @@ import { sqliteExecutor } from "../sqlite/executor.ts";
 import { makeDb, tempDir } from "../../tests/fixtures.ts";
 import type { ClosableAgent } from "./types.ts";
 import { commandAgent } from "./command_agent.ts";
+import { agentService, replying } from "../../tests/_agent_service.ts";
 import { httpAgent } from "./http_agent.ts";
 import { parseReplyJson } from "./_protocol.ts";
 
@@ -52,24 +51,7 @@ const runtime = "Bun" in globalThis
   ? [process.execPath, script]
   : [process.execPath, "run", "--quiet", "--allow-all", script];
 
-const server = http.createServer((req, res) => {
-  let text = "";
-  req.on("data", (chunk) => text += chunk);
-  req.on("end", () => {
-    const { id, question } = JSON.parse(text) as { id: string; question: string };
-    res.writeHead(200, { "content-type": "application/json" });
-    res.end(REPLY(id, question));
-  });
-});
-let url = "";
-before(async () => {
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/answer`;
-});
-after(() => {
-  server.closeAllConnections();
-  server.close();
-});
+const url = agentService(replying(REPLY));
 
 const cases = [
   ["exact", "answer 9007199254740993", "SELECT 9007199254740993 AS n", "PASS"],
@@ -86,7 +68,7 @@ const cases = [
 
 const transports: [string, () => Promise<ClosableAgent>][] = [
   ["--agent-cmd", () => commandAgent({ command: runtime, workers: 1 })],
-  ["--agent-url", () => Promise.resolve(httpAgent({ url }))],
+  ["--agent-url", () => Promise.resolve(httpAgent({ url: url() }))],
 ];
 for (const [name, start] of transports) {
   describe(`integers beyond 2^53 over ${name}`, () => {

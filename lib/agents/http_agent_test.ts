@@ -1,4 +1,4 @@
-import { after, before, describe, it } from "node:test";
+import { describe, it } from "node:test";
 import assert from "node:assert/strict";
 import * as http from "node:http";
 import type { AddressInfo } from "node:net";
@@ -7,6 +7,7 @@ import { runSuite } from "../eval/suite.ts";
 import { UsageError } from "../errors.ts";
 import { parseHeaders } from "./headers.ts";
 import { httpAgent } from "./http_agent.ts";
+import { agentService } from "../../tests/_agent_service.ts";
 
 /** What the fake agent service does for a question: the status and body of each attempt. */
 const SCRIPTS: Record<
@@ -35,37 +36,24 @@ const SCRIPTS: Record<
 const attempts = new Map<string, number>();
 const seen: { headers: http.IncomingHttpHeaders; body: unknown }[] = [];
 
-const server = http.createServer((req, res) => {
-  let text = "";
-  req.on("data", (chunk) => text += chunk);
-  req.on("end", () => {
-    const body = JSON.parse(text) as { id: string; question: string };
-    seen.push({ headers: req.headers, body });
-    const n = attempts.get(body.question) ?? 0;
-    attempts.set(body.question, n + 1);
-    if (body.question === "hang") return; // never answers
-    const step = SCRIPTS[body.question]?.[n];
-    if (step !== undefined) {
-      res.writeHead(step.status, step.headers ?? {});
-      return res.end(step.body);
-    }
-    res.writeHead(200, { "content-type": "application/json" });
-    res.end(JSON.stringify({ id: body.id, sql: "SELECT 2 AS n", rows: [{ n: 2 }], answer: "2" }));
-  });
-});
-let url = "";
-before(async () => {
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/answer`;
-});
-after(() => {
-  server.closeAllConnections();
-  server.close();
+const url = agentService((text, res, req) => {
+  const body = JSON.parse(text) as { id: string; question: string };
+  seen.push({ headers: req.headers, body });
+  const n = attempts.get(body.question) ?? 0;
+  attempts.set(body.question, n + 1);
+  if (body.question === "hang") return; // never answers
+  const step = SCRIPTS[body.question]?.[n];
+  if (step !== undefined) {
+    res.writeHead(step.status, step.headers ?? {});
+    return res.end(step.body);
+  }
+  res.writeHead(200, { "content-type": "application/json" });
+  res.end(JSON.stringify({ id: body.id, sql: "SELECT 2 AS n", rows: [{ n: 2 }], answer: "2" }));
 });
 
 describe("httpAgent()", () => {
   it("posts each case's request with the headers, and retries 429 and 5xx", async () => {
-    const agent = httpAgent({ url, headers: { authorization: "Bearer abc" }, backoffMs: 1 });
+    const agent = httpAgent({ url: url(), headers: { authorization: "Bearer abc" }, backoffMs: 1 });
     const cases = [
       defineCase({ id: "one", question: "fine", tags: ["t"], expect: { rows: [{ n: 2 }] } }),
       defineCase({ question: "busy then fine", expect: { rows: [{ n: 2 }] } }),
@@ -93,7 +81,7 @@ describe("httpAgent()", () => {
   ];
   for (const [question, message] of errors) {
     it(`makes "${question}" an ERROR for its case`, async () => {
-      const agent = httpAgent({ url, retries: 2, backoffMs: 1 });
+      const agent = httpAgent({ url: url(), retries: 2, backoffMs: 1 });
       const result = await runSuite([defineCase({ question })], agent, { timeoutMs: 300 });
       assert.equal(result.cases[0]!.verdict, "ERROR");
       assert.match(result.cases[0]!.error ?? "", message);

@@ -56,10 +56,10 @@ interface Run {
   readonly rssMb: number;
 }
 
-function timed(cmd: readonly string[], input?: string): Run {
+function timed(cmd: readonly string[]): Run {
   const r = spawnSync("/usr/bin/time", ["-v", ...cmd], {
     cwd: ROOT,
-    stdio: [input === undefined ? "ignore" : fs.openSync(input, "r"), "ignore", "pipe"],
+    stdio: ["ignore", "ignore", "pipe"],
     encoding: "utf8",
     maxBuffer: 1 << 26,
   });
@@ -94,15 +94,21 @@ try {
       const diff = timed([...cmd, "db", "diff", before, after, "--json", json, "--sql", sql]);
       const copy = path.join(work, "patched.db");
       fs.copyFileSync(before, copy);
-      const apply = timed(["sqlite3", "-bail", copy], sql);
+      // (A shell redirect: Deno's spawnSync takes no file descriptor as stdin.)
+      const apply = timed(["sh", "-c", 'sqlite3 -bail "$1" < "$2"', "sh", copy, sql]);
       const size = fs.statSync(copy).size;
       // The patched copy must be the after file, to this checkout's diff.
-      const check = spawnSync(here[1][0]!, [...here[1].slice(1), "db", "diff", copy, after, "-q"], {
-        cwd: ROOT,
-        stdio: "ignore",
-      });
+      const check = spawnSync(
+        here[1][0]!,
+        [...here[1].slice(1), "db", "diff", copy, after, "--exit-code", "--max-rows", "3"],
+        { cwd: ROOT, encoding: "utf8", maxBuffer: 1 << 26 },
+      );
       fs.rmSync(copy);
-      if (check.status !== 0) throw new Error(`${label}: the patched copy differs from ${after}`);
+      if (check.status !== 0) {
+        throw new Error(
+          `${label}: the patched copy differs from ${after} (exit ${check.status}):\n${check.stdout}${check.stderr}`,
+        );
+      }
       results[k]!.diff.push(diff);
       results[k]!.apply.push(apply);
       results[k]!.sizes.push(size);

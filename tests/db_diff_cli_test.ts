@@ -103,6 +103,39 @@ describe("dbagenteval db diff", () => {
     );
   });
 
+  describe("a folder holding a file that is not a database, named like one", () => {
+    const a = dir.file("notes-a");
+    const b = dir.file("notes-b");
+    fs.mkdirSync(a);
+    fs.mkdirSync(b);
+    makeDb(`${a}/app.db`, "CREATE TABLE t(a); INSERT INTO t VALUES (1);");
+    makeDb(`${b}/app.db`, "CREATE TABLE t(a); INSERT INTO t VALUES (2);");
+    fs.writeFileSync(`${b}/notes.db`, "remember the milk\n");
+    const line =
+      /^error: Cannot open ".*notes\.db": file is not a SQLite database \(header is "remember the mil"\); the diff of the folders lacks it: choose the database files with --pattern\n$/;
+    // [name, extra arguments, what stdout holds]
+    const cases: [string, string[], RegExp][] = [
+      ["the text", [], /^app\.db: changed\n[\s\S]*notes\.db: added \(Cannot open /m],
+      ["--json -", ["--json", "-"], /"error": "Cannot open \\".*notes\.db\\": file is not/],
+      ["--summary", ["--summary"], /^notes\.db: added \(Cannot open /m],
+      ["--quiet", ["--quiet"], /^$/],
+      ["--select", ["--select", '{"databases": {"name": "app.db"}}'], /^match\n/],
+    ];
+    for (const [name, extra, out] of cases) {
+      it(`${name}: lists the other databases, names the file on stderr and exits 2 (it exited 0)`, () => {
+        const r = runCli(["db", "diff", a, b, ...extra]);
+        assert.equal(r.code, 2, r.stderr);
+        assert.match(r.stdout, out);
+        assert.match(r.stderr, line);
+      });
+    }
+    it("--pattern that leaves it out exits 0", () => {
+      const r = runCli(["db", "diff", a, b, "--pattern", "app.db"]);
+      assert.equal(r.code, 0, r.stderr);
+      assert.equal(r.stderr, "");
+    });
+  });
+
   const bad: [string, string[], RegExp][] = [
     ["both paths missing", [dir.file("no1.db"), dir.file("no2.db")], /Neither .* exists/],
     [

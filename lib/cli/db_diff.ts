@@ -69,7 +69,8 @@ function isFolder(path: string): boolean | null {
  * @param after a file or folder
  * @param options the parsed command-line options
  * @returns 0 (with or without differences; with --exit-code or --quiet 1 when
- * something changed), or the selection's exit code with --select
+ * something changed), or the selection's exit code with --select; 2 when a
+ * file of a folder diff could not be read as a database
  */
 export async function dbDiffCommand(
   before: string,
@@ -176,6 +177,21 @@ export async function dbDiffCommand(
     throw e;
   }
   outputs.finish(diff);
+  const code = await printDiff(diff, options, { watch, files, exitCode });
+  return unreadable(diff) ? 2 : code;
+}
+
+/** Prints the diff as asked (nothing with --quiet or an output on stdout); the exit code. */
+async function printDiff(
+  diff: DatabaseDiff,
+  options: DbDiffOptions,
+  how: {
+    watch: ReturnType<typeof watchSelector> | undefined;
+    files: DiffFiles;
+    exitCode: boolean;
+  },
+): Promise<number> {
+  const { watch, files } = how;
   if (watch !== undefined) {
     const { printExplanation } = await import("./_select.ts");
     // With an output on stdout (--json -), the explanation goes to stderr.
@@ -184,8 +200,8 @@ export async function dbDiffCommand(
       humanStream([files.json, files.sql, files.changeset]),
     );
   }
-  const changed = diffChanged(diff, options.target);
-  if (quiet || toStdout) return exitCode && changed ? 1 : 0;
+  const changed = how.exitCode && diffChanged(diff, options.target) ? 1 : 0;
+  if (options.quiet === true || takesStdout(files)) return changed;
   if (options.summary === true) process.stdout.write(renderDiffSummary(diff, options.target));
   else {
     process.stdout.write(
@@ -196,7 +212,23 @@ export async function dbDiffCommand(
       }),
     );
   }
-  return exitCode && changed ? 1 : 0;
+  return changed;
+}
+
+/**
+ * Names on stderr, one line each, the files of a folder diff that matched
+ * the patterns but could not be read as databases (the diff lists them with
+ * their error, and diffs the others): such a diff is not the whole answer,
+ * so the command exits 2 whatever it printed.
+ */
+function unreadable(diff: DatabaseDiff): boolean {
+  const bad = diff.databases.filter((d) => d.error !== null);
+  for (const d of bad) {
+    process.stderr.write(
+      `error: ${d.error}; the diff of the folders lacks it: choose the database files with --pattern\n`,
+    );
+  }
+  return bad.length > 0;
 }
 
 /**

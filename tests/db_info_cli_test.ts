@@ -28,6 +28,20 @@ describe("dbagenteval db info", () => {
     assert.deepEqual(snapshotDir(dir.path), before);
   });
 
+  it("says a 0-byte file is an empty database, not '0 pages of 8192 bytes'", () => {
+    fs.writeFileSync(dir.file("empty.db"), "");
+    const r = runCli(["db", "info", dir.file("empty.db")]);
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(
+      r.stdout.split("\n")[0],
+      `${
+        dir.file("empty.db")
+      }: 0 bytes, an empty database (no pages yet; SQLite reads it as a database with no tables)`,
+    );
+    const json = JSON.parse(runCli(["db", "info", dir.file("empty.db"), "--json"]).stdout);
+    assert.deepEqual([json.sizeBytes, json.pageCount, json.pageSize], [0, 0, 0]);
+  });
+
   it("prints JSON with --json", () => {
     const file = makeDb(dir.file("j.db"), "CREATE TABLE t (x); INSERT INTO t VALUES (1);");
     const r = runCli(["db", "info", file, "--json"]);

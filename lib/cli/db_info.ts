@@ -30,7 +30,9 @@ export async function dbInfoCommand(
     return 0;
   }
   const lines = [
-    `${info.path}: ${info.sizeBytes} bytes, ${info.pageCount} pages of ${info.pageSize} bytes`,
+    info.sizeBytes === 0
+      ? `${info.path}: 0 bytes, an empty database (no pages yet; SQLite reads it as a database with no tables)`
+      : `${info.path}: ${info.sizeBytes} bytes, ${info.pageCount} pages of ${info.pageSize} bytes`,
     `encoding ${info.encoding}, journal mode ${info.journalMode}`,
     `${info.tables.length} table(s):`,
   ];

@@ -40,6 +40,11 @@ export interface TableInfo {
 export interface DatabaseInfo {
   readonly path: string;
   readonly sizeBytes: number;
+  /**
+   * The page size; 0 for an empty (0-byte) file, which has no pages yet
+   * (SQLite reads it as a database with no tables, and would choose a page
+   * size when it first wrote one).
+   */
   readonly pageSize: number;
   readonly pageCount: number;
   readonly encoding: string;
@@ -75,10 +80,11 @@ export async function databaseInfo(path: string): Promise<DatabaseInfo> {
       const rows = Number(one(`SELECT count(*) FROM "${name.replaceAll('"', '""')}"`));
       return { name, type: "table", rows };
     });
+    const sizeBytes = fs.statSync(path).size;
     return {
       path,
-      sizeBytes: fs.statSync(path).size,
-      pageSize: Number(one("PRAGMA page_size")),
+      sizeBytes,
+      pageSize: sizeBytes === 0 ? 0 : Number(one("PRAGMA page_size")),
       pageCount: Number(one("PRAGMA page_count")),
       encoding: headerEncoding(path),
       journalMode: String(one("PRAGMA journal_mode")),

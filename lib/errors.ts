@@ -178,14 +178,19 @@ export class SqliteQueryError extends Error {
 export class SelectorError extends TypeError {
   /** The JSON path of the offending key, e.g. `rows.changed.where[0].role`. */
   readonly jsonPath: string;
+  /** The selector file the mistake is in, when the selector came from one. */
+  readonly file: string | undefined;
   /**
    * @param jsonPath where the mistake is
    * @param message what is wrong (the path is prefixed for you)
+   * @param options `file`: the selector file, named before the path
    */
-  constructor(jsonPath: string, message: string) {
-    super(jsonPath === "" ? message : `${jsonPath}: ${message}`);
+  constructor(jsonPath: string, message: string, options: { file?: string } = {}) {
+    const where = jsonPath === "" ? message : `${jsonPath}: ${message}`;
+    super(options.file === undefined ? where : `selector file "${options.file}": ${where}`);
     this.name = "SelectorError";
     this.jsonPath = jsonPath;
+    this.file = options.file;
   }
 }
 

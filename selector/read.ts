@@ -107,5 +107,21 @@ export async function readSelector(fileOrInline: string): Promise<Selector> {
         `give a selector file's path or a JSON/YAML object such as '{"rows": {"added": "role"}}'`,
     );
   }
-  return parseSelector(document);
+  if (!fromFile) return parseSelector(document);
+  if (document === null) {
+    throw new SelectorError(
+      "",
+      `selector file "${fileOrInline}" is empty; write a selector in it, such as rows: {added: role}`,
+    );
+  }
+  // A mistake in a file names the file, then the JSON path inside it.
+  try {
+    return parseSelector(document);
+  } catch (error) {
+    if (!(error instanceof SelectorError)) throw error;
+    const what = error.jsonPath === ""
+      ? error.message
+      : error.message.slice(error.jsonPath.length + 2);
+    throw new SelectorError(error.jsonPath, what, { file: fileOrInline });
+  }
 }

@@ -67,6 +67,42 @@ describe("readSelector()", () => {
       return true;
     });
   });
+  const named: [string, string, string][] = [
+    ["an empty file", "", "is empty; write a selector in it, such as rows: {added: role}"],
+    [
+      "a file of comments only",
+      "# nothing yet\n\n",
+      "is empty; write a selector in it, such as rows: {added: role}",
+    ],
+    ["a file holding a number", "42\n", ": expected a selector object, got a number (42)"],
+    [
+      "a file with a typo",
+      "rows:\n  addd: role\n",
+      ': rows: unknown key "addd"; did you mean "added"?',
+    ],
+  ];
+  for (const [name, text, words] of named) {
+    it(`names the file of ${name} (it did not)`, async () => {
+      const file = dir.file(`named-${name.replaceAll(" ", "-")}.yaml`);
+      fs.writeFileSync(file, text);
+      await assert.rejects(readSelector(file), (error: unknown) => {
+        assert.ok(error instanceof SelectorError);
+        assert.ok(error.message.startsWith(`selector file "${file}"`), error.message);
+        assert.ok(error.message.endsWith(words), error.message);
+        return true;
+      });
+    });
+  }
+  it("keeps the JSON path of a mistake in a file, and names the file apart", async () => {
+    const file = dir.file("path.yaml");
+    fs.writeFileSync(file, "rows:\n  changed:\n    has_one: 3\n");
+    await assert.rejects(readSelector(file), (error: unknown) => {
+      assert.ok(error instanceof SelectorError);
+      assert.equal(error.jsonPath, "rows.changed.has_one");
+      assert.equal(error.file, file);
+      return true;
+    });
+  });
   for (const [name, argument, words] of bad) {
     it(`raises a SelectorError for ${name}`, async () => {
       await assert.rejects(readSelector(argument()), (error: unknown) => {

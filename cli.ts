@@ -192,6 +192,14 @@ program.command("counterexample")
     process.exitCode = await counterexampleCommand(options);
   });
 
+// The process PGlite's engine runs in (lib/databases/pglite_host.ts).
+program.command("__pglite-host", { hidden: true })
+  .argument("<token>")
+  .action(async (token) => {
+    const { servePglite } = await import("./lib/databases/pglite_host.ts");
+    await servePglite(token);
+  });
+
 // The process `run` calls an --agent module in (lib/cli/_agent_host.ts).
 program.command("__agent-host", { hidden: true })
   .argument("<agent>")

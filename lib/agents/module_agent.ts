@@ -14,13 +14,12 @@
  * @module
  */
 import { randomUUID } from "node:crypto";
-import * as path from "node:path";
 import process from "node:process";
-import { fileURLToPath } from "node:url";
 import { TraceError, UsageError } from "../errors.ts";
 import type { AgentContext } from "../eval/agent.ts";
 import { Trace } from "../eval/trace.ts";
 import { decodeJsonAnywhere, encodeJsonAnywhere } from "../sqlite/value_json.ts";
+import { selfCommand } from "../host_process.ts";
 import { AgentProcess } from "./_agent_process.ts";
 import { ProcessPool } from "./_process_pool.ts";
 import { clip } from "./_protocol.ts";
@@ -56,24 +55,6 @@ interface Reply {
   readonly traceError?: string;
   readonly error?: { name: string; message: string };
   readonly thrown?: unknown;
-}
-
-/**
- * The command that starts this CLI again: the binary, or the runtime on cli.ts.
- *
- * @returns the program and its first arguments
- */
-function selfCommand(): string[] {
-  const bun = (globalThis as { Bun?: { main?: string } }).Bun;
-  const here = import.meta.url;
-  // In a bun-compiled binary the sources live in a virtual folder.
-  if (bun !== undefined && (here.includes("$bunfs") || here.includes("~BUN"))) {
-    return [process.execPath];
-  }
-  const cli = path.resolve(path.dirname(fileURLToPath(here)), "..", "..", "cli.ts");
-  return bun !== undefined
-    ? [process.execPath, cli]
-    : [process.execPath, "run", "--allow-all", "--quiet", cli];
 }
 
 /**

@@ -21,6 +21,7 @@ import * as readline from "node:readline";
 import { TraceError } from "../errors.ts";
 import { type Agent, toTrace } from "../eval/agent.ts";
 import { decodeJsonAnywhere, encodeJsonAnywhere } from "../sqlite/value_json.ts";
+import { watchParent } from "../host_process.ts";
 
 /**
  * What {@link serveModuleAgent} needs.
@@ -139,32 +140,5 @@ async function answer(
   } catch (e) {
     if (e instanceof TraceError) return { traceError: e.message };
     return { error: { name: "Error", message: e instanceof Error ? e.message : String(e) } };
-  }
-}
-
-// A thread of its own ends the host, and the process group it leads (what
-// the agent started), when the run is gone (killed, so it could not kill its
-// hosts): the agent may be in a loop that never yields, where nothing on the
-// main thread runs again.
-const WATCH = `
-import process from "node:process";
-const parent = process.ppid;
-setInterval(() => {
-  if (process.ppid === parent) return;
-  try {
-    process.kill(-process.pid, "SIGKILL");
-  } catch {
-    process.kill(process.pid, "SIGKILL");
-  }
-}, 500);
-`;
-
-function watchParent(): void {
-  try {
-    const url = URL.createObjectURL(new Blob([WATCH], { type: "text/javascript" }));
-    const worker = new Worker(url, { type: "module" });
-    (worker as { unref?: () => void }).unref?.();
-  } catch {
-    // No workers here: the run still kills its hosts when it ends normally.
   }
 }

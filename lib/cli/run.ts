@@ -339,6 +339,10 @@ export async function runCommand(file: string | undefined, options: RunOptions):
     executorCases(source, positions),
     timeout,
   );
+  // The searches read the database the reference SQL runs on: one PGlite for both.
+  if (keepPg && reference?.database !== undefined) {
+    (await import("../counterexample/pg_given.ts")).lendPgDatabase(options.db!, reference.database);
+  }
   const execute = reference?.execute;
   const databases = reference?.databases;
   let agent: ClosableAgent | undefined;

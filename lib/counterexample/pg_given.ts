@@ -12,6 +12,7 @@ import * as fs from "node:fs";
 import { UsageError } from "../errors.ts";
 import type { OpenDatabaseOptions, ReferenceDatabase } from "../databases/database.ts";
 import { openReferenceDatabase } from "../databases/registry.ts";
+import type { PgliteDatabase } from "../databases/pglite.ts";
 import { sameValue } from "../sqlite/value.ts";
 import type { Candidate } from "./candidate.ts";
 import type { GivenDatabase } from "./given.ts";
@@ -112,19 +113,45 @@ export async function keepPgEngines(on: boolean): Promise<void> {
   if (!on) {
     const open = [...shared.values()];
     shared.clear();
-    for (const db of open) await (await db.catch(() => undefined))?.close();
+    for (const db of open) {
+      const opened = await db.catch(() => undefined);
+      if (opened !== undefined && !lent.has(opened)) await opened.close();
+    }
+    lent.clear();
   }
+}
+
+/** Databases their owner lent to the searches: kept, never closed here. */
+const lent = new Set<ReferenceDatabase>();
+
+function sharedKey(value: string): string {
+  const stat = fs.statSync(value.slice(7), { throwIfNoEntry: false });
+  return `${value}\u0000${stat?.mtimeMs}\u0000${stat?.size}`;
+}
+
+/**
+ * While {@link keepPgEngines} is on: lets the searches on `value` use a
+ * PGlite database already open (`run --counterexamples` lends the one its
+ * reference SQL runs on), instead of loading it again. Its owner closes it,
+ * after turning keepPgEngines off.
+ *
+ * @param value the `pglite:` value it was opened from
+ * @param database the database
+ */
+export function lendPgDatabase(value: string, database: ReferenceDatabase): void {
+  if (!keep || !value.startsWith("pglite:") || database.kind !== "pglite") return;
+  lent.add(database);
+  shared.set(sharedKey(value), Promise.resolve(database));
 }
 
 function openShared(value: string, options: OpenDatabaseOptions): Promise<ReferenceDatabase> {
   if (!keep || !value.startsWith("pglite:")) {
     return openReferenceDatabase(value, { ...options, connections: 1 });
   }
-  const stat = fs.statSync(value.slice(7), { throwIfNoEntry: false });
-  const key = `${value}\u0000${stat?.mtimeMs}\u0000${stat?.size}`;
+  const key = sharedKey(value);
   let db = shared.get(key);
   if (db === undefined) {
-    db = openReferenceDatabase(value);
+    db = openReferenceDatabase(value, options);
     shared.set(key, db);
     db.catch(() => shared.delete(key));
   }
@@ -161,7 +188,12 @@ export async function openPgGiven(
     return {
       schema: pg.schema,
       rows,
-      sandbox: () => PgSandbox.create(pg.schema, ddl(pg), pg.sqlName),
+      // On PGlite, beside the given database's engine: one process, one compile.
+      sandbox: async () =>
+        PgSandbox.create(pg.schema, ddl(pg), pg.sqlName, {
+          timeoutMs: options.statementTimeoutMs ?? 12_000,
+          beside: "engine" in db ? await (db as PgliteDatabase).engine() : undefined,
+        }),
       script: (database) => pgScript(pg, database),
       changes: (database) => changes(execute, pg, database),
       close: () => kept ? undefined : db.close(),

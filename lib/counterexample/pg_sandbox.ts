@@ -10,11 +10,17 @@
  * IMMEDIATE`). Rows are compared as the harness compares PostgreSQL rows
  * (the same parsers: BIGINT exact, NUMERIC and dates as their text).
  *
+ * The engine runs in a PGlite host process (lib/databases/pglite_process.ts):
+ * a candidate on which a query never ends (`pg_sleep`, a cross join) is
+ * stopped at the call's deadline by killing it, and the search stops with
+ * one line saying so, instead of running until killed.
+ *
  * @module
  */
 import { UsageError } from "../errors.ts";
-import { pgliteParsers, SESSION_SETTINGS } from "../databases/_types.ts";
-import { pgliteStart } from "../databases/_pglite_start.ts";
+import { HostStopped, type PgliteHost, startPgliteHost } from "../databases/pglite_process.ts";
+import { PGLITE_GROWTH_BYTES, PGLITE_TEMP_FILE_BYTES } from "../databases/pglite.ts";
+import { DEFAULT_RESULT_LIMIT_BYTES } from "../databases/result_limit.ts";
 import type { Candidate, CandidateRow } from "./candidate.ts";
 import type { QueryPair, TrialResult, TrialSandbox } from "./given.ts";
 import type { Outcome } from "./sandbox.ts";
@@ -27,9 +33,51 @@ interface Results {
   fields: { name: string }[];
 }
 
-interface PgliteLike {
-  exec(sql: string, options?: object): Promise<Results[]>;
-  close(): Promise<void>;
+/** The sandbox's engine: a PGlite host, each call with a deadline. */
+class Engine {
+  readonly host: PgliteHost;
+  timeoutMs: number;
+
+  constructor(host: PgliteHost, timeoutMs: number) {
+    this.host = host;
+    this.timeoutMs = timeoutMs;
+  }
+
+  static async start(timeoutMs: number, beside: PgliteHost | undefined): Promise<Engine> {
+    const host = await startPgliteHost({ kind: "empty" }, {
+      tempFileBytes: PGLITE_TEMP_FILE_BYTES,
+      memoryBytes: PGLITE_GROWTH_BYTES,
+      resultBytes: DEFAULT_RESULT_LIMIT_BYTES,
+    }, { beside });
+    return new Engine(host, timeoutMs);
+  }
+
+  /**
+   * Runs a script.
+   *
+   * @throws {UsageError} when it did not finish by its deadline (the engine is gone then)
+   * @throws Error with the statement's failure
+   */
+  async exec(sql: string): Promise<Results[]> {
+    try {
+      const reply = await this.host.request("exec", sql, this.timeoutMs);
+      return (reply["results"] as { columns: string[]; rows: unknown[][] }[]).map((r) => ({
+        rows: r.rows,
+        fields: r.columns.map((name) => ({ name })),
+      }));
+    } catch (e) {
+      if (!(e instanceof HostStopped)) throw e;
+      throw new UsageError(
+        `the queries did not run to the end on a database of a few rows the search built ` +
+          `(${e.message}); the search stopped`,
+        { cause: e },
+      );
+    }
+  }
+
+  close(): Promise<void> {
+    return this.host.close();
+  }
 }
 
 /** The schema of the helper, a name no user query names. */
@@ -51,12 +99,11 @@ export function insertSql(table: SearchTable, sqlName: string, row: CandidateRow
 
 /** A private PGlite with the schema, for trying candidates. */
 export class PgSandbox implements TrialSandbox {
-  readonly #db: PgliteLike;
+  readonly #db: Engine;
   readonly #schema: SearchSchema;
   readonly #sqlName: ReadonlyMap<string, string>;
-  readonly #parsers = pgliteParsers();
 
-  private constructor(db: PgliteLike, schema: SearchSchema, sqlName: ReadonlyMap<string, string>) {
+  private constructor(db: Engine, schema: SearchSchema, sqlName: ReadonlyMap<string, string>) {
     this.#db = db;
     this.#schema = schema;
     this.#sqlName = sqlName;
@@ -68,6 +115,8 @@ export class PgSandbox implements TrialSandbox {
    * @param schema the tables and views
    * @param ddl every statement that builds the schema, in order
    * @param sqlName each table's name in SQL
+   * @param options `timeoutMs`, each call's deadline (a load and both queries: past it the search
+   *   stops); `beside`, a PGlite engine whose host process the sandbox's may share
    * @returns the sandbox; close it
    * @throws {UsageError} when PGlite cannot build the schema (a type or function it lacks)
    */
@@ -75,13 +124,15 @@ export class PgSandbox implements TrialSandbox {
     schema: SearchSchema,
     ddl: readonly string[],
     sqlName: ReadonlyMap<string, string>,
+    options: { readonly timeoutMs: number; readonly beside?: PgliteHost | undefined },
   ): Promise<PgSandbox> {
-    const db = await engine();
+    const db = await engine(options.timeoutMs, options.beside);
     try {
       for (const statement of ddl) {
         try {
           await db.exec(statement);
         } catch (e) {
+          if (e instanceof UsageError) throw e;
           throw new UsageError(
             `the schema cannot be rebuilt in PGlite, where the search tries its databases: ${
               (e instanceof Error ? e.message : String(e)).split("\n")[0]
@@ -124,9 +175,10 @@ ${queries.candidate}
 ROLLBACK`;
     let results: Results[];
     try {
-      results = await this.#db.exec(script, { rowMode: "array", parsers: this.#parsers });
-    } catch {
-      await this.#db.exec("ROLLBACK").catch(() => {});
+      results = await this.#db.exec(script);
+    } catch (e) {
+      // A query that does not end stops the search; one that fails on this database does not.
+      if (e instanceof UsageError) throw e;
       return null;
     }
     // BEGIN, SET, the inserts, the two queries (an empty statement gives no result), ROLLBACK.
@@ -173,9 +225,9 @@ ROLLBACK`;
  * One engine kept between searches while {@link keepEngine} says so (`run
  * --counterexamples` searches case after case): emptied, it starts the next
  * search in milliseconds instead of a second. Off by default: an open
- * PGlite keeps its process alive.
+ * PGlite host is a process the run must end.
  */
-let idle: PgliteLike | undefined;
+let idle: Engine | undefined;
 let keep = false;
 
 /**
@@ -192,30 +244,33 @@ export async function keepEngine(on: boolean): Promise<void> {
   }
 }
 
-async function engine(): Promise<PgliteLike> {
+async function engine(timeoutMs: number, beside: PgliteHost | undefined): Promise<Engine> {
   const kept = idle;
   idle = undefined;
-  if (kept !== undefined) return kept;
-  const { PGlite } = await import("@electric-sql/pglite");
-  const db = new PGlite({
-    ...await pgliteStart(true),
-    startParams: [...PGlite.defaultStartParams, "-c", "shared_buffers=16MB"],
-  }) as unknown as PgliteLike & { waitReady: Promise<void> };
-  await db.waitReady;
-  await db.exec(
-    `${Object.entries(SESSION_SETTINGS).map(([k, v]) => `SET ${k} = '${v}';`).join(" ")}
-     CREATE SCHEMA ${HELPER};
-     CREATE FUNCTION ${HELPER}.try(statement text) RETURNS boolean LANGUAGE plpgsql AS $$
-     BEGIN EXECUTE statement; RETURN true;
-     EXCEPTION WHEN OTHERS THEN RETURN false; END $$;`,
-  );
+  if (kept !== undefined && kept.host.alive) {
+    kept.timeoutMs = timeoutMs;
+    return kept;
+  }
+  await kept?.close();
+  const db = await Engine.start(timeoutMs, beside);
+  try {
+    await db.exec(
+      `CREATE SCHEMA ${HELPER};
+       CREATE FUNCTION ${HELPER}.try(statement text) RETURNS boolean LANGUAGE plpgsql AS $$
+       BEGIN EXECUTE statement; RETURN true;
+       EXCEPTION WHEN OTHERS THEN RETURN false; END $$;`,
+    );
+  } catch (e) {
+    await db.close();
+    throw e;
+  }
   return db;
 }
 
 /** Empties an engine (every schema but the helper's) and keeps it, or closes it. */
-async function release(db: PgliteLike): Promise<void> {
+async function release(db: Engine): Promise<void> {
   try {
-    if (!keep || idle !== undefined) throw new Error("not kept");
+    if (!keep || idle !== undefined || !db.host.alive) throw new Error("not kept");
     await db.exec("ROLLBACK").catch(() => {});
     await db.exec(
       `DO $$ DECLARE s text; BEGIN

@@ -234,6 +234,35 @@ describe("findCounterexample() on PostgreSQL (PGlite)", () => {
     );
   });
 
+  it("stops with one line when a query does not end on the databases it builds", {
+    timeout: 120_000,
+  }, async () => {
+    const started = performance.now();
+    await assert.rejects(
+      findCounterexample({
+        db,
+        reference: "SELECT count(*) AS n FROM customers",
+        candidate: "SELECT count(*) AS n FROM customers WHERE pg_sleep(30) IS NOT NULL",
+        timeLimit: 1,
+      }),
+      (e) => {
+        assert.match(
+          (e as Error).message,
+          /^the queries did not run to the end on a database of a few rows the search built \(the statement did not finish within 3 s\); the search stopped$/,
+        );
+        return true;
+      },
+    );
+    assert.ok(performance.now() - started < 60_000);
+    // The given database, whose engine shared the killed process, answers the next search.
+    const next = await findCounterexample({
+      db,
+      reference: "SELECT id FROM customers WHERE id > 1",
+      candidate: "SELECT id FROM customers WHERE id >= 1",
+    });
+    assert.equal(next.found, true);
+  });
+
   it("never touches the given file", () => {
     assert.deepEqual(snapshotDir(dir.path), before_);
   });

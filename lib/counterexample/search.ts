@@ -236,7 +236,12 @@ export async function findCounterexample(options: CounterexampleOptions): Promis
     ],
     words,
     random,
-    options.allowSuperuser === true,
+    {
+      allowSuperuser: options.allowSuperuser === true,
+      // A statement on the given database, or a trial in the sandbox, may take
+      // the whole search's time; past it, it is stopped (PostgreSQL only).
+      statementTimeoutMs: (options.timeLimit ?? DEFAULT_TIME_LIMIT) * 1000 + 2000,
+    },
   );
   try {
     const { schema } = given;
@@ -351,13 +356,11 @@ async function openGiven(
   queries: readonly { readonly sql: string; readonly option: string }[],
   words: QueryWords,
   random: Random,
-  allowSuperuser: boolean,
+  options: { readonly allowSuperuser: boolean; readonly statementTimeoutMs: number },
 ): Promise<GivenDatabase> {
   if (DATABASE_KINDS.find((k) => k.matches(db))?.name === "sqlite") {
     return openSqliteGiven(db, queries, words, random);
   }
   // PGlite's WebAssembly is loaded only for a PostgreSQL search.
-  return (await import("./pg_given.ts")).openPgGiven(db, queries, words, random, {
-    allowSuperuser,
-  });
+  return (await import("./pg_given.ts")).openPgGiven(db, queries, words, random, options);
 }

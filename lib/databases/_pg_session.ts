@@ -36,6 +36,7 @@ import * as net from "node:net";
 import * as tls from "node:tls";
 import process from "node:process";
 import type { Sql } from "postgres";
+import { rowWeight, tooLargeMessage } from "./result_limit.ts";
 
 /** What every session of a database is opened with. */
 export interface SessionSettings {
@@ -63,23 +64,10 @@ export class ResultTooLargeError extends Error {
   readonly code = "RESULT_TOO_LARGE";
 }
 
-const MB = 1024 * 1024;
 /** After the statement timeout, how long before a cancel request; then before the socket is closed. */
 const CANCEL_AFTER_MS = 2_000;
 const CLOSE_AFTER_MS = 3_000;
 const CONNECT_TIMEOUT_MS = 10_000;
-
-/**
- * About what a row takes in memory as JavaScript values: the array, and
- * each value (a string by its length, anything else as a number's cell).
- */
-function rowWeight(row: readonly unknown[]): number {
-  let bytes = 32 + 8 * row.length;
-  for (const v of row) {
-    bytes += typeof v === "string" ? 16 + v.length : v instanceof Uint8Array ? 64 + v.length : 16;
-  }
-  return bytes;
-}
 
 /** The TLS mode the URL asks for, as postgres.js reads it (sslmode, ssl, sslrootcert=system, PGSSL). */
 function sslMode(url: string): string | false {
@@ -234,8 +222,7 @@ export class PgSession {
     const socket = this.#socket;
     if (socket === undefined || socket.destroyed) return;
     this.#closed = true;
-    const mb = Math.round(this.#settings.resultLimitBytes / MB);
-    socket.destroy(new ResultTooLargeError(`the result is larger than ${mb} MB; it was not read`));
+    socket.destroy(new ResultTooLargeError(tooLargeMessage(this.#settings.resultLimitBytes)));
   }
 
   /**

@@ -1,49 +1,147 @@
 /**
  * Reference SQL on PGlite, PostgreSQL compiled to WebAssembly, for users
- * without a server: `pglite:FILE.sql` loads a schema and data script once
- * into an in-memory database; `pglite:DIR` opens a PGlite data directory
- * read-only, by copying it to a temporary directory first (PGlite writes to
- * the directory it opens, even to read), so the original is never touched.
+ * without a server: `pglite:FILE.sql` loads a schema and data script into an
+ * in-memory database; `pglite:DIR` opens a PGlite data directory read-only,
+ * by copying it to a temporary directory first (PGlite writes to the
+ * directory it opens, even to read), so the original is never touched.
  *
- * PGlite is imported only here, on first use, so commands that do not use it
- * do not load its 10 MB of WebAssembly.
+ * The engine runs in a host process of its own (pglite_host.ts,
+ * pglite_process.ts), one statement at a time (PGlite is one connection),
+ * each inside `BEGIN READ ONLY` and rolled back. A statement that passes its
+ * deadline (`--timeout`), or makes the host's memory or the copy grow past
+ * their allowance, is ended by killing the host: that statement fails, and
+ * the next one gets a new engine, started from a tar file of the loaded
+ * database (a second) instead of the script again. A statement that waited
+ * behind others past its own deadline does not run at all.
  *
- * Statements run one at a time (PGlite is one connection), each inside
- * `BEGIN READ ONLY` and rolled back. PGlite has no timer signals, so
- * `statement_timeout` cannot stop a runaway statement: the case's timeout
- * (`--timeout`) ends the case, and the engine finishes the statement in the
- * background.
+ * Temporary files (the copy, the tar file) live in one folder per database,
+ * `dbagenteval-pglite-PID-*` in the system's temporary folder, removed when
+ * the database is closed, when the run exits (also by a signal), and, for a
+ * run that was killed, by the next one that opens a PGlite database.
  *
  * @module
  */
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
+import process from "node:process";
 import { UsageError } from "../errors.ts";
 import { type ResultRows, resultRows } from "../row_set.ts";
-import { pgliteParsers, SESSION_SETTINGS } from "./_types.ts";
 import { queryError } from "./postgres.ts";
-import { pgliteStart } from "./_pglite_start.ts";
-import type { ReferenceDatabase } from "./database.ts";
+import type { EngineSource } from "./_pglite_engine.ts";
+import {
+  type HostError,
+  type HostLimits,
+  HostStopped,
+  type PgliteHost,
+  startPgliteHost,
+} from "./pglite_process.ts";
+import { DEFAULT_RESULT_LIMIT_BYTES } from "./result_limit.ts";
+import type { OpenDatabaseOptions, ReferenceDatabase } from "./database.ts";
 
-interface PgliteLike {
-  exec(sql: string): Promise<unknown>;
-  query(
-    sql: string,
-    params: unknown[],
-    options: { rowMode: "array"; parsers: Record<number, (t: string) => unknown> },
-  ): Promise<{ rows: unknown[][]; fields: { name: string }[] }>;
-  close(): Promise<void>;
+const MB = 1024 * 1024;
+/** PostgreSQL's temp_file_limit in PGlite: a spilling sort or hash join may use this much. */
+export const PGLITE_TEMP_FILE_BYTES = 128 * MB;
+/** How much the host's memory, or a data directory's copy, may grow during one statement. */
+export const PGLITE_GROWTH_BYTES = 384 * MB;
+
+const PREFIX = "dbagenteval-pglite-";
+
+/** The folders of databases still open in this process, removed when it exits. */
+const folders = new Set<string>();
+let listening = false;
+
+function removeFolders(): void {
+  for (const dir of folders) fs.rmSync(dir, { recursive: true, force: true });
+  folders.clear();
+}
+
+function onSignal(signal: NodeJS.Signals): void {
+  removeFolders();
+  for (const s of ["SIGINT", "SIGTERM", "SIGHUP"] as const) process.off(s, onSignal);
+  listening = false;
+  if (process.listenerCount(signal) === 0) process.kill(process.pid, signal);
+}
+
+/** A folder for one database's temporary files, named by this process's id. */
+function makeFolder(): string {
+  if (!listening) {
+    listening = true;
+    process.on("exit", removeFolders);
+    for (const s of ["SIGINT", "SIGTERM", "SIGHUP"] as const) process.on(s, onSignal);
+  }
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), `${PREFIX}${process.pid}-`));
+  folders.add(dir);
+  return dir;
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    // EPERM: a process of another user has that id; it may be a run of theirs.
+    return (e as { code?: string }).code === "EPERM";
+  }
+}
+
+/**
+ * Removes the temporary folders that runs killed before they could (their
+ * process is gone): copies of data directories can be gigabytes.
+ *
+ * @param tmp the system's temporary folder
+ * @returns the folders removed
+ */
+export function removeLeftovers(tmp: string = os.tmpdir()): string[] {
+  const removed: string[] = [];
+  let names: string[];
+  try {
+    names = fs.readdirSync(tmp);
+  } catch {
+    return removed;
+  }
+  for (const name of names) {
+    const m = new RegExp(`^${PREFIX}(\\d+)-`).exec(name);
+    if (m === null || Number(m[1]) === process.pid || alive(Number(m[1]))) continue;
+    fs.rmSync(path.join(tmp, name), { recursive: true, force: true });
+    removed.push(name);
+  }
+  return removed;
 }
 
 function message(error: unknown): string {
   return (error instanceof Error ? error.message : String(error)).split("\n")[0]!;
 }
 
+/** The first line of the script that is a psql meta-command, which PGlite cannot run. */
+function checkScript(name: string, spec: string): void {
+  const script = fs.readFileSync(spec, "utf8");
+  const meta = script.split("\n").findIndex((line) => /^\s*\\[a-zA-Z]/.test(line));
+  if (meta >= 0) {
+    throw new UsageError(
+      `--db ${name}: line ${meta + 1} is a psql meta-command (${
+        JSON.stringify(script.split("\n")[meta]!.trim().slice(0, 40))
+      }), which PGlite cannot run; remove it (and any CREATE DATABASE) from the script`,
+    );
+  }
+}
+
+/** A PGlite database. */
+export interface PgliteDatabase extends ReferenceDatabase {
+  /** How many WebAssembly engines its start made: one, PGlite's (no initdb beside it). */
+  readonly engines: number;
+  /**
+   * Its engine, while one runs: another engine can start beside it, in its
+   * host process (the counterexample search's sandbox does).
+   */
+  engine(): Promise<PgliteHost | undefined>;
+}
+
 /**
  * Opens `pglite:FILE.sql` or `pglite:DIR`.
  *
  * @param spec what follows `pglite:`: a `.sql` file or a PGlite data directory
+ * @param options `statementTimeoutMs` (each statement's deadline, default 30 s) and `resultLimitBytes`
  * @returns the database
  * @throws {UsageError} when the file or directory is missing, the script fails, or the directory is not PGlite's
  * @example
@@ -54,7 +152,10 @@ function message(error: unknown): string {
  * await db.close();
  * ```
  */
-export async function openPgliteDatabase(spec: string): Promise<ReferenceDatabase> {
+export async function openPgliteDatabase(
+  spec: string,
+  options: OpenDatabaseOptions = {},
+): Promise<PgliteDatabase> {
   const name = `pglite:${spec}`;
   const stat = fs.statSync(spec, { throwIfNoEntry: false });
   if (stat === undefined) {
@@ -62,91 +163,108 @@ export async function openPgliteDatabase(spec: string): Promise<ReferenceDatabas
       `--db ${name}: "${spec}" does not exist; give a .sql script or a PGlite data directory`,
     );
   }
-  let copy: string | undefined;
-  let db: PgliteLike;
-  try {
-    if (stat.isDirectory()) {
-      if (!fs.existsSync(path.join(spec, "PG_VERSION"))) {
-        throw new UsageError(
-          `--db ${name}: "${spec}" is not a PGlite data directory (it has no PG_VERSION file)`,
-        );
-      }
-      copy = fs.mkdtempSync(path.join(os.tmpdir(), "dbagenteval-pglite-"));
-      fs.cpSync(spec, copy, { recursive: true });
-      db = await startPglite(copy);
-    } else {
-      const script = fs.readFileSync(spec, "utf8");
-      const meta = script.split("\n").findIndex((line) => /^\s*\\[a-zA-Z]/.test(line));
-      if (meta >= 0) {
-        throw new UsageError(
-          `--db ${name}: line ${meta + 1} is a psql meta-command (${
-            JSON.stringify(script.split("\n")[meta]!.trim().slice(0, 40))
-          }), which PGlite cannot run; remove it (and any CREATE DATABASE) from the script`,
-        );
-      }
-      db = await startPglite(undefined);
-      try {
-        await db.exec(script);
-      } catch (error) {
-        await db.close().catch(() => {});
-        throw new UsageError(`--db ${name}: the script failed to load: ${message(error)}`, {
-          cause: error,
-        });
-      }
-    }
-    await db.exec(
-      Object.entries(SESSION_SETTINGS).map(([k, v]) => `SET ${k} = '${v}';`).join(" "),
+  if (stat.isDirectory() && !fs.existsSync(path.join(spec, "PG_VERSION"))) {
+    throw new UsageError(
+      `--db ${name}: "${spec}" is not a PGlite data directory (it has no PG_VERSION file)`,
     );
+  }
+  if (!stat.isDirectory()) checkScript(name, spec);
+  removeLeftovers();
+  const folder = makeFolder();
+  const copy = path.join(folder, "data");
+  const tarball = path.join(folder, "data.tar");
+  const limits: HostLimits = {
+    tempFileBytes: PGLITE_TEMP_FILE_BYTES,
+    memoryBytes: PGLITE_GROWTH_BYTES,
+    resultBytes: options.resultLimitBytes ?? DEFAULT_RESULT_LIMIT_BYTES,
+    ...(stat.isDirectory() ? { watchDir: { path: copy, growthBytes: PGLITE_GROWTH_BYTES } } : {}),
+  };
+  let dumped = false;
+  const start = async (): Promise<PgliteHost> => {
+    let source: EngineSource;
+    if (stat.isDirectory()) {
+      // A fresh copy each time: one a killed statement wrote into is dropped.
+      fs.rmSync(copy, { recursive: true, force: true });
+      fs.cpSync(spec, copy, { recursive: true });
+      source = { kind: "dir", path: copy };
+    } else {
+      source = dumped ? { kind: "tarball", path: tarball } : { kind: "script", path: spec };
+    }
+    const started = await startPgliteHost(source, limits, {
+      dumpTo: stat.isDirectory() ? undefined : tarball,
+    });
+    dumped ||= started.dumped;
+    return started;
+  };
+  const close = (host: PgliteHost | undefined): Promise<void> =>
+    (host?.close() ?? Promise.resolve()).then(() => {
+      fs.rmSync(folder, { recursive: true, force: true });
+      folders.delete(folder);
+    });
+  let host: PgliteHost | undefined;
+  try {
+    host = await start();
   } catch (error) {
-    if (copy !== undefined) fs.rmSync(copy, { recursive: true, force: true });
-    if (error instanceof UsageError) throw error;
+    await close(host);
+    const cause = (error as { cause?: HostError }).cause;
+    if (cause?.script === true) {
+      throw new UsageError(`--db ${name}: ${cause.message}`, { cause: error });
+    }
     throw new UsageError(`--db ${name}: PGlite could not open it: ${message(error)}`, {
       cause: error,
     });
   }
 
-  const parsers = pgliteParsers();
+  const timeout = Math.max(1, Math.round(options.statementTimeoutMs ?? 30_000));
   let queue: Promise<unknown> = Promise.resolve();
-  const run = async (query: string): Promise<ResultRows> => {
-    await db.exec("BEGIN TRANSACTION READ ONLY");
+  // The engine, started again when a statement killed it or suspend() stopped it.
+  let current: Promise<PgliteHost> | undefined = Promise.resolve(host);
+  const run = async (query: string, deadline: number): Promise<ResultRows> => {
+    const left = deadline - performance.now();
+    if (left <= 0) {
+      throw new Error(
+        `${name}: the statement waited for the one before it past its own deadline (${
+          timeout / 1000
+        } s); it did not run`,
+      );
+    }
+    let engine: PgliteHost;
     try {
-      const result = await db.query(query, [], { rowMode: "array", parsers });
-      return resultRows(result.fields.map((f) => f.name), result.rows);
+      engine = await (current ??= start());
+      // Killed while idle, with another engine of its process (the search's sandbox).
+      if (!engine.alive) engine = await (current = start());
     } catch (error) {
-      throw queryError(error, name);
-    } finally {
-      await db.exec("ROLLBACK").catch(() => {});
+      throw new Error(`${name}: PGlite could not start again: ${message(error)}`);
+    }
+    try {
+      const reply = await engine.request("query", query, left);
+      return resultRows(reply["columns"] as string[], reply["rows"] as unknown[][]);
+    } catch (error) {
+      if (error instanceof HostStopped) {
+        // The next statement gets a new engine.
+        current = start();
+        current.catch(() => {});
+        throw new Error(`${name}: ${error.message}; PGlite was started again for the next one`);
+      }
+      const cause = (error as { cause?: HostError }).cause;
+      throw queryError(cause ?? error, name);
     }
   };
   return {
     kind: "pglite",
     name,
     dialect: "postgres",
+    engines: host.engines,
     execute(query: string): Promise<ResultRows> {
-      const next = queue.then(() => run(query));
+      const deadline = performance.now() + timeout;
+      const next = queue.then(() => run(query, deadline));
       queue = next.catch(() => {});
       return next;
     },
+    engine: () => current?.catch(() => undefined) ?? Promise.resolve(undefined),
     async close(): Promise<void> {
       await queue;
-      await db.close().catch(() => {});
-      if (copy !== undefined) fs.rmSync(copy, { recursive: true, force: true });
+      await close(await current?.catch(() => undefined));
     },
   };
-}
-
-async function startPglite(dataDir: string | undefined): Promise<PgliteLike> {
-  const { PGlite } = await import("@electric-sql/pglite");
-  const db = new PGlite({
-    ...(dataDir !== undefined ? { dataDir } : {}),
-    // In memory, from the template, not initdb; in the binary, from its
-    // embedded files (_pglite_start.ts).
-    ...await pgliteStart(dataDir === undefined),
-    // PostgreSQL's default of 128 MB of shared buffers grew the WebAssembly
-    // heap by 64 MB; the data is in memory anyway (PGlite's file system),
-    // so a page not in a buffer is a copy away, not a read.
-    startParams: [...PGlite.defaultStartParams, "-c", "shared_buffers=16MB"],
-  });
-  await db.waitReady;
-  return db as unknown as PgliteLike;
 }

@@ -1,12 +1,13 @@
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import * as fs from "node:fs";
+import process from "node:process";
 import { snapshotDir, tempDir } from "../../tests/fixtures.ts";
 import { compareRows } from "../compare/rows.ts";
 import { UsageError } from "../errors.ts";
-import type { ReferenceDatabase } from "./database.ts";
-import { openPgliteDatabase } from "./pglite.ts";
+import { openPgliteDatabase, type PgliteDatabase, removeLeftovers } from "./pglite.ts";
 import { valueCases } from "./_value_cases_test_util.ts";
+import { pgliteStart } from "./_pglite_start.ts";
 
 const dir = tempDir("dbagenteval-pglite-");
 after(() => dir.cleanup());
@@ -16,26 +17,16 @@ const script = dir.file("genres.sql");
 fs.writeFileSync(script, SCRIPT);
 
 describe("openPgliteDatabase() on a .sql script", () => {
-  let db: ReferenceDatabase;
-  let instantiated = 0;
+  let db: PgliteDatabase;
   before(async () => {
-    // Counts the WebAssembly instances the start makes: initdb was a second
-    // PGlite engine and a third module beside the first (twice the memory).
-    const instantiate = WebAssembly.instantiate;
-    WebAssembly.instantiate = ((...args: Parameters<typeof instantiate>) => {
-      instantiated++;
-      return instantiate(...args);
-    }) as typeof instantiate;
-    try {
-      db = await openPgliteDatabase(script);
-    } finally {
-      WebAssembly.instantiate = instantiate;
-    }
+    db = await openPgliteDatabase(script);
   }, { timeout: 300_000 });
   after(() => db?.close());
 
   it("starts one PostgreSQL engine, from the empty database it carries, without running initdb", () => {
-    assert.equal(instantiated, 1);
+    // The WebAssembly instances its host's start made: initdb was a second
+    // PGlite engine and a third module beside the first (twice the memory).
+    assert.equal(db.engines, 1);
   });
 
   for (const [name, sql, agentRows, equal] of valueCases) {
@@ -74,7 +65,8 @@ describe("openPgliteDatabase() on a PGlite data directory", () => {
     async () => {
       const data = dir.file("data");
       const { PGlite } = await import("@electric-sql/pglite");
-      const made = new PGlite(data);
+      // From the empty database the code carries: initdb took most of this test's time.
+      const made = new PGlite({ dataDir: data, ...await pgliteStart(true) });
       await made.exec(SCRIPT);
       await made.close();
       const before = snapshotDir(data);
@@ -120,4 +112,70 @@ describe("openPgliteDatabase() refuses bad input before any case", () => {
       });
     });
   }
+});
+
+describe("openPgliteDatabase(): SQL nobody here wrote", () => {
+  let db: PgliteDatabase;
+  before(async () => {
+    db = await openPgliteDatabase(script, { statementTimeoutMs: 1_000 });
+  }, { timeout: 300_000 });
+  after(() => db?.close());
+
+  const genres = async () => [...await db.execute("SELECT count(*) AS n FROM genre")];
+
+  const cases: [string, string, RegExp][] = [
+    [
+      "a DO block that runs COPY ... TO PROGRAM",
+      "DO $$ BEGIN EXECUTE 'COPY (SELECT 1) TO PROGRAM ''touch /tmp/x'''; END $$",
+      /could not execute command "touch \/tmp\/x": PGlite runs no programs/,
+    ],
+    ["a value past PostgreSQL's heap", "SELECT repeat('x', 600000000)", /out of memory/],
+    [
+      "a cross join that runs past its deadline",
+      "SELECT count(*) FROM genre a, genre b, genre c, genre d, genre e, genre f, genre g",
+      /the statement did not finish within 1 s; PGlite was started again for the next one$/,
+    ],
+  ];
+  for (const [name, sql, message] of cases) {
+    it(`gives ${name} one line, and the next statement its answer`, {
+      timeout: 120_000,
+    }, async () => {
+      await assert.rejects(db.execute(sql), (e: Error) => {
+        assert.match(e.message, message);
+        assert.ok(!e.message.includes("\n"), e.message);
+        return true;
+      });
+      assert.deepEqual(await genres(), [{ n: 25n }]);
+    });
+  }
+
+  it("does not run a statement that waited past its own deadline behind a runaway", {
+    timeout: 120_000,
+  }, async () => {
+    const runaway = db.execute("SELECT count(*) FROM genre a, genre b, genre c, genre d, genre e");
+    const waiting = db.execute("SELECT 1 AS n");
+    await assert.rejects(runaway, /did not finish within 1 s/);
+    await assert.rejects(waiting, /waited for the one before it past its own deadline/);
+    assert.deepEqual(await genres(), [{ n: 25n }]);
+  });
+});
+
+describe("openPgliteDatabase() temporary folders", () => {
+  it("removes those of runs that were killed, and only those", () => {
+    const tmp = dir.file("tmp");
+    fs.mkdirSync(tmp);
+    // A process id no process has: one more than the largest there can be.
+    const dead = 4_194_305;
+    for (
+      const name of [`dbagenteval-pglite-${dead}-abc`, `dbagenteval-pglite-${process.pid}-def`]
+    ) {
+      fs.mkdirSync(`${tmp}/${name}/data`, { recursive: true });
+    }
+    fs.mkdirSync(`${tmp}/dbagenteval-other-${dead}-x`);
+    assert.deepEqual(removeLeftovers(tmp), [`dbagenteval-pglite-${dead}-abc`]);
+    assert.deepEqual(fs.readdirSync(tmp).sort(), [
+      `dbagenteval-other-${dead}-x`,
+      `dbagenteval-pglite-${process.pid}-def`,
+    ]);
+  });
 });

@@ -23,10 +23,8 @@ import { INT8, SESSION_SETTINGS, TEXT_TIME_TYPES } from "./_types.ts";
 import { PgSessions } from "./_pg_session.ts";
 import { PRIVILEGES_SQL, refusal, serverRights } from "./_pg_privileges.ts";
 import { hidePasswords } from "./database_name.ts";
+import { DEFAULT_RESULT_LIMIT_BYTES } from "./result_limit.ts";
 import type { OpenDatabaseOptions, ReferenceDatabase } from "./database.ts";
-
-/** The default most bytes of one statement's answer. */
-export const DEFAULT_RESULT_LIMIT_BYTES = 64 * 1024 * 1024;
 
 /** Settings the harness sets for every session; a URL's own value for them is dropped. */
 const ENFORCED = ["default_transaction_read_only", "statement_timeout"];

@@ -53,7 +53,8 @@ export const DATABASE_KINDS: readonly DatabaseKind[] = [
     name: "pglite",
     form: "pglite:FILE.sql or pglite:DIR",
     matches: (value) => value.startsWith("pglite:"),
-    open: async (value) => (await import("./pglite.ts")).openPgliteDatabase(value.slice(7)),
+    open: async (value, options) =>
+      (await import("./pglite.ts")).openPgliteDatabase(value.slice(7), options),
     withPath: (value, resolve) => `pglite:${resolve(value.slice(7))}`,
   },
   {

@@ -204,17 +204,28 @@ export function encodeJsonAnywhere(
  *
  * @param text the JSON text
  * @param parse `JSON.parse` (the host passes the one it saw before an agent module could replace it)
+ * @param options `bigints: "always"` keeps every `$bigint` a bigint, as PostgreSQL's BIGINT is
+ *   (by default one that fits in 2^53 is a number, as SQLite's engine reads it)
  * @returns the data
  * @throws {SyntaxError} when the text is not JSON
  * @example
  * ```ts
  * import { decodeJsonAnywhere } from "./value_json.ts";
  * decodeJsonAnywhere('[{"$real": "NaN"}, {"$$real": "NaN"}]'); // [NaN, { $real: "NaN" }]
+ * decodeJsonAnywhere('{"$bigint": "25"}', JSON.parse, { bigints: "always" }); // 25n
  * ```
  */
-export function decodeJsonAnywhere(text: string, parse: typeof JSON.parse = JSON.parse): unknown {
+export function decodeJsonAnywhere(
+  text: string,
+  parse: typeof JSON.parse = JSON.parse,
+  options: { readonly bigints?: "always" } = {},
+): unknown {
   return parse(text, (_key, v: unknown) => {
     if (v === null || typeof v !== "object" || Array.isArray(v)) return v;
+    if (options.bigints === "always") {
+      const found = tagged(v);
+      if (found?.[0] === "$bigint") return BigInt(found[1]);
+    }
     const decoded = decodeValue(v);
     if (decoded !== v) return decoded;
     const keys = Object.keys(v);

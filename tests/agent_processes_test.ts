@@ -59,7 +59,7 @@ for line in sys.stdin:
     elif q == "fork":
         subprocess.Popen(GRANDCHILD)
     elif q == "slow":
-        time.sleep(1.5)
+        time.sleep(1.2)
     print(json.dumps({"id": request["id"], "answer": "ok"}), flush=True)
 `,
       );
@@ -86,7 +86,7 @@ export async function agent(q: string): Promise<string> {
     for (let i = 0; i < ${FLOOD / 1024}; i++) process.stderr.write(line);
   }
   if (q === "fork") spawn(program, args, { stdio: "ignore" });
-  if (q === "slow") await new Promise((resolve) => setTimeout(resolve, 1500));
+  if (q === "slow") await new Promise((resolve) => setTimeout(resolve, 1200));
   return "ok";
 }
 `,

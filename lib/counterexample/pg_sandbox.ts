@@ -272,6 +272,8 @@ async function release(db: Engine): Promise<void> {
   try {
     if (!keep || idle !== undefined || !db.host.alive) throw new Error("not kept");
     await db.exec("ROLLBACK").catch(() => {});
+    // What one search's queries left in the session (a PREPARE) is not the next one's.
+    await db.exec("DISCARD ALL");
     await db.exec(
       `DO $$ DECLARE s text; BEGIN
          FOR s IN SELECT nspname FROM pg_namespace WHERE nspname NOT IN

@@ -147,6 +147,9 @@ export class PgliteEngine {
           "shared_buffers=16MB",
           "-c",
           `temp_file_limit=${Math.max(64, Math.round(tempFileLimitKb))}kB`,
+          // The session's settings as PostgreSQL starts with them, so that
+          // DISCARD ALL after each statement goes back to them.
+          ...Object.entries(SESSION_SETTINGS).flatMap(([k, v]) => ["-c", `${k}=${v}`]),
         ],
       });
       await made.waitReady;
@@ -168,9 +171,8 @@ export class PgliteEngine {
           });
         }
       }
-      await db.exec(
-        Object.entries(SESSION_SETTINGS).map(([k, v]) => `SET ${k} = '${v}';`).join(" "),
-      );
+      // What the script set for its session is not the cases' (a restart would lose it anyway).
+      await db.exec("DISCARD ALL");
     } catch (error) {
       await engine.close();
       throw error;
@@ -179,7 +181,9 @@ export class PgliteEngine {
   }
 
   /**
-   * Runs one statement read-only: inside `BEGIN READ ONLY`, rolled back.
+   * Runs one statement read-only: inside `BEGIN READ ONLY`, rolled back,
+   * then the session reset (`DISCARD ALL`), so that what a rollback keeps (a
+   * `PREPARE`, an advisory lock, a `LISTEN`) does not reach the next one.
    *
    * @param sql one statement
    * @returns its columns and rows
@@ -193,6 +197,7 @@ export class PgliteEngine {
       throw explained(error);
     } finally {
       await this.#db.exec("ROLLBACK").catch(() => {});
+      await this.#db.exec("DISCARD ALL").catch(() => {});
     }
   }
 

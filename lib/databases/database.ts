@@ -48,7 +48,7 @@ export interface OpenDatabaseOptions {
   readonly connections?: number | undefined;
   /**
    * PostgreSQL server: the most bytes one statement's answer may take; past
-   * it the statement fails ("the result is larger than N MB"). Default 64 MB.
+   * it the statement fails ("the result is larger than N MB"). Default 32 MB, as SQLite's in the worker pool.
    */
   readonly resultLimitBytes?: number | undefined;
   /**

@@ -14,18 +14,17 @@
  * database (a second) instead of the script again. A statement that waited
  * behind others past its own deadline does not run at all.
  *
- * Temporary files (the copy, the tar file) live in one folder per database,
- * `dbagenteval-pglite-PID-*` in the system's temporary folder, removed when
+ * Temporary files (the copy, the tar file) live in one folder per database
+ * (lib/isolation/temp_storage.ts: `dbagenteval-pglite-PID-*`), removed when
  * the database is closed, when the run exits (also by a signal), and, for a
  * run that was killed, by the next one that opens a PGlite database.
  *
  * @module
  */
 import * as fs from "node:fs";
-import * as os from "node:os";
 import * as path from "node:path";
-import process from "node:process";
 import { UsageError } from "../errors.ts";
+import { makeTempDir, sweepLeftovers } from "../isolation/temp_storage.ts";
 import { type ResultRows, resultRows } from "../row_set.ts";
 import { queryError } from "./postgres.ts";
 import type { EngineSource } from "./_pglite_engine.ts";
@@ -44,70 +43,6 @@ const MB = 1024 * 1024;
 export const PGLITE_TEMP_FILE_BYTES = 128 * MB;
 /** How much the host's memory, or a data directory's copy, may grow during one statement. */
 export const PGLITE_GROWTH_BYTES = 384 * MB;
-
-const PREFIX = "dbagenteval-pglite-";
-
-/** The folders of databases still open in this process, removed when it exits. */
-const folders = new Set<string>();
-let listening = false;
-
-function removeFolders(): void {
-  for (const dir of folders) fs.rmSync(dir, { recursive: true, force: true });
-  folders.clear();
-}
-
-function onSignal(signal: NodeJS.Signals): void {
-  removeFolders();
-  for (const s of ["SIGINT", "SIGTERM", "SIGHUP"] as const) process.off(s, onSignal);
-  listening = false;
-  if (process.listenerCount(signal) === 0) process.kill(process.pid, signal);
-}
-
-/** A folder for one database's temporary files, named by this process's id. */
-function makeFolder(): string {
-  if (!listening) {
-    listening = true;
-    process.on("exit", removeFolders);
-    for (const s of ["SIGINT", "SIGTERM", "SIGHUP"] as const) process.on(s, onSignal);
-  }
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), `${PREFIX}${process.pid}-`));
-  folders.add(dir);
-  return dir;
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    // EPERM: a process of another user has that id; it may be a run of theirs.
-    return (e as { code?: string }).code === "EPERM";
-  }
-}
-
-/**
- * Removes the temporary folders that runs killed before they could (their
- * process is gone): copies of data directories can be gigabytes.
- *
- * @param tmp the system's temporary folder
- * @returns the folders removed
- */
-export function removeLeftovers(tmp: string = os.tmpdir()): string[] {
-  const removed: string[] = [];
-  let names: string[];
-  try {
-    names = fs.readdirSync(tmp);
-  } catch {
-    return removed;
-  }
-  for (const name of names) {
-    const m = new RegExp(`^${PREFIX}(\\d+)-`).exec(name);
-    if (m === null || Number(m[1]) === process.pid || alive(Number(m[1]))) continue;
-    fs.rmSync(path.join(tmp, name), { recursive: true, force: true });
-    removed.push(name);
-  }
-  return removed;
-}
 
 function message(error: unknown): string {
   return (error instanceof Error ? error.message : String(error)).split("\n")[0]!;
@@ -169,8 +104,10 @@ export async function openPgliteDatabase(
     );
   }
   if (!stat.isDirectory()) checkScript(name, spec);
-  removeLeftovers();
-  const folder = makeFolder();
+  // A killed run's copy can be gigabytes.
+  sweepLeftovers();
+  const temp = makeTempDir("pglite");
+  const folder = temp.path;
   const copy = path.join(folder, "data");
   const tarball = path.join(folder, "data.tar");
   const limits: HostLimits = {
@@ -197,10 +134,7 @@ export async function openPgliteDatabase(
     return started;
   };
   const close = (host: PgliteHost | undefined): Promise<void> =>
-    (host?.close() ?? Promise.resolve()).then(() => {
-      fs.rmSync(folder, { recursive: true, force: true });
-      folders.delete(folder);
-    });
+    (host?.close() ?? Promise.resolve()).then(() => temp.dispose());
   let host: PgliteHost | undefined;
   try {
     host = await start();

@@ -7,8 +7,8 @@
  * host fails only the request it was running; the owner starts a new one.
  *
  * Every host is killed when the run exits, normally or by SIGINT, SIGTERM or
- * SIGHUP (the signal then does what it would have done); a run killed with
- * SIGKILL leaves hosts that end themselves within half a second.
+ * SIGHUP (lib/isolation/shutdown.ts); a run killed with SIGKILL leaves hosts
+ * that end themselves within half a second.
  *
  * @module
  */
@@ -18,6 +18,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import process from "node:process";
 import { selfCommand } from "../host_process.ts";
+import { onShutdown } from "../isolation/shutdown.ts";
 import { decodeJsonAnywhere, encodeJsonAnywhere } from "../sqlite/value_json.ts";
 import type { EngineSource } from "./_pglite_engine.ts";
 import type { HostRequest } from "./pglite_host.ts";
@@ -53,7 +54,6 @@ const isWindows = process.platform === "win32";
 const POLL_MS = 50;
 const DIR_EVERY = 10;
 const MB = 1024 * 1024;
-const SIGNALS = ["SIGINT", "SIGTERM", "SIGHUP"] as const;
 
 /** Every live host, killed when the run ends. */
 const live = new Set<PgliteProcess>();
@@ -63,19 +63,11 @@ function killAll(): void {
   for (const host of live) host.kill();
 }
 
-function onSignal(signal: NodeJS.Signals): void {
-  killAll();
-  // Then the signal does what it would have done: other handlers, or the default exit.
-  for (const s of SIGNALS) process.off(s, onSignal);
-  listening = false;
-  if (process.listenerCount(signal) === 0) process.kill(process.pid, signal);
-}
-
 function listen(): void {
   if (listening) return;
   listening = true;
-  for (const s of SIGNALS) process.on(s, onSignal);
   process.on("exit", killAll);
+  onShutdown(killAll);
 }
 
 /** Resident memory of a process, from /proc (Linux); undefined elsewhere. */

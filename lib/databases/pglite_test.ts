@@ -5,7 +5,7 @@ import process from "node:process";
 import { snapshotDir, tempDir } from "../../tests/fixtures.ts";
 import { compareRows } from "../compare/rows.ts";
 import { UsageError } from "../errors.ts";
-import { openPgliteDatabase, type PgliteDatabase, removeLeftovers } from "./pglite.ts";
+import { openPgliteDatabase, type PgliteDatabase } from "./pglite.ts";
 import { valueCases } from "./_value_cases_test_util.ts";
 import { pgliteStart } from "./_pglite_start.ts";
 
@@ -149,10 +149,24 @@ describe("openPgliteDatabase(): SQL nobody here wrote", () => {
     });
   }
 
+  it("undoes what a statement left in the session (a PREPARE, an advisory lock, a setting)", async () => {
+    await db.execute("PREPARE p AS SELECT 1");
+    await db.execute("SELECT pg_advisory_lock(7)");
+    await db.execute("SELECT set_config('DateStyle', 'SQL, DMY', false)");
+    await assert.rejects(db.execute("EXECUTE p"), /prepared statement "p" does not exist/);
+    assert.deepEqual([
+      ...await db.execute(
+        "SELECT count(*)::int AS locks, current_setting('DateStyle') AS style FROM pg_locks WHERE locktype = 'advisory'",
+      ),
+    ], [{ locks: 0, style: "ISO, YMD" }]);
+  });
+
   it("does not run a statement that waited past its own deadline behind a runaway", {
     timeout: 120_000,
   }, async () => {
-    const runaway = db.execute("SELECT count(*) FROM genre a, genre b, genre c, genre d, genre e");
+    const runaway = db.execute(
+      "SELECT count(*) FROM genre a, genre b, genre c, genre d, genre e, genre f, genre g",
+    );
     const waiting = db.execute("SELECT 1 AS n");
     await assert.rejects(runaway, /did not finish within 1 s/);
     await assert.rejects(waiting, /waited for the one before it past its own deadline/);
@@ -161,21 +175,26 @@ describe("openPgliteDatabase(): SQL nobody here wrote", () => {
 });
 
 describe("openPgliteDatabase() temporary folders", () => {
-  it("removes those of runs that were killed, and only those", () => {
+  it("removes those of a killed run when it opens, and its own when it closes", {
+    timeout: 120_000,
+  }, async () => {
     const tmp = dir.file("tmp");
     fs.mkdirSync(tmp);
     // A process id no process has: one more than the largest there can be.
-    const dead = 4_194_305;
-    for (
-      const name of [`dbagenteval-pglite-${dead}-abc`, `dbagenteval-pglite-${process.pid}-def`]
-    ) {
-      fs.mkdirSync(`${tmp}/${name}/data`, { recursive: true });
+    const dead = `dbagenteval-pglite-4194305-abcdef`;
+    fs.mkdirSync(`${tmp}/${dead}/data`, { recursive: true });
+    const saved = process.env["TMPDIR"];
+    process.env["TMPDIR"] = tmp;
+    try {
+      const db = await openPgliteDatabase(script);
+      const open = fs.readdirSync(tmp);
+      assert.equal(open.length, 1, open.join(", "));
+      assert.match(open[0]!, new RegExp(`^dbagenteval-pglite-${process.pid}-`));
+      await db.close();
+      assert.deepEqual(fs.readdirSync(tmp), []);
+    } finally {
+      if (saved === undefined) delete process.env["TMPDIR"];
+      else process.env["TMPDIR"] = saved;
     }
-    fs.mkdirSync(`${tmp}/dbagenteval-other-${dead}-x`);
-    assert.deepEqual(removeLeftovers(tmp), [`dbagenteval-pglite-${dead}-abc`]);
-    assert.deepEqual(fs.readdirSync(tmp).sort(), [
-      `dbagenteval-other-${dead}-x`,
-      `dbagenteval-pglite-${process.pid}-def`,
-    ]);
   });
 });

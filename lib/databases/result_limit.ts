@@ -1,13 +1,15 @@
 /**
  * How large one statement's answer may be, on a server or in PGlite: its
- * rows weighed as JavaScript holds them, against a limit (64 MB unless told
- * otherwise), and the one message that says it was passed.
+ * rows weighed as JavaScript holds them, against a limit (the same as
+ * SQLite's in the worker pool, 32 MB, unless told otherwise), and the one
+ * message that says it was passed.
  *
  * @module
  */
+import { DEFAULT_LIMITS } from "../isolation/service.ts";
 
 /** The default most bytes of one statement's answer. */
-export const DEFAULT_RESULT_LIMIT_BYTES = 64 * 1024 * 1024;
+export const DEFAULT_RESULT_LIMIT_BYTES: number = DEFAULT_LIMITS.resultBytes;
 
 const MB = 1024 * 1024;
 
@@ -31,7 +33,7 @@ export function rowWeight(row: readonly unknown[]): number {
  * The message of an answer past the limit.
  *
  * @param limitBytes the limit
- * @returns `the result is larger than 64 MB; it was not read`
+ * @returns `the result is larger than 32 MB; it was not read`
  */
 export function tooLargeMessage(limitBytes: number): string {
   return `the result is larger than ${Math.round(limitBytes / MB)} MB; it was not read`;

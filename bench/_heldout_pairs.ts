@@ -5,6 +5,7 @@
  */
 import { freshPairs } from "./_heldout_fresh.ts";
 import { hardPairs } from "./_heldout_hard.ts";
+import { thirdPairs } from "./_heldout_third.ts";
 import { musicPairs } from "./_heldout_music.ts";
 import { schoolPairs } from "./_heldout_school.ts";
 import { shopPairs } from "./_heldout_shop.ts";
@@ -16,5 +17,12 @@ export type { HeldoutInstance, MistakeClass } from "./_heldout_types.ts";
  * @returns every instance, music first
  */
 export function heldoutInstances(): HeldoutInstance[] {
-  return [...musicPairs(), ...schoolPairs(), ...shopPairs(), ...hardPairs(), ...freshPairs()];
+  return [
+    ...musicPairs(),
+    ...schoolPairs(),
+    ...shopPairs(),
+    ...hardPairs(),
+    ...freshPairs(),
+    ...thirdPairs(),
+  ];
 }

@@ -19,8 +19,12 @@ export interface HeldoutInstance {
   readonly nearMiss: string;
   readonly proof: string;
   readonly ordered?: boolean;
-  /** 2: the second batch, written after the search's targeted candidates (`_heldout_fresh.ts`). */
-  readonly batch?: 2;
+  /**
+   * 2: the second batch, written after the search's targeted candidates
+   * (`_heldout_fresh.ts`); 3: the third, after the second's fixes
+   * (`_heldout_third.ts`).
+   */
+  readonly batch?: 2 | 3;
 }
 
 export type Cols = Record<string, string | number | null>;

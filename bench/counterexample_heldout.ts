@@ -166,11 +166,15 @@ for (const s of names) {
     } | ${percentile(cpu, 50).toFixed(2)} | ${percentile(cpu, 95).toFixed(2)} |`,
   );
 }
-console.log("\nnear misses caught, by class and database:");
+console.log("\nnear misses caught, by class, database and batch:");
 const classes = [...new Set(kept.map((i) => i.cls))];
-console.log(`| searcher | ${classes.join(" | ")} | ${dbs.join(" | ")} |`);
 console.log(
-  `| --- | ${classes.map(() => "---").join(" | ")} | ${dbs.map(() => "---").join(" | ")} |`,
+  `| searcher | ${classes.join(" | ")} | ${dbs.join(" | ")} | batch 1 | batch 2 | batch 3 |`,
+);
+console.log(
+  `| --- | ${classes.map(() => "---").join(" | ")} | ${
+    dbs.map(() => "---").join(" | ")
+  } | --- | --- | --- |`,
 );
 for (const s of names) {
   const near = rows.filter((x) => x.searcher === s && x.kind === "near miss");
@@ -181,7 +185,9 @@ for (const s of names) {
   console.log(
     `| ${s} | ${classes.map((c) => cell((x) => x.instance.cls === c)).join(" | ")} | ${
       dbs.map((d) => cell((x) => x.instance.db === d)).join(" | ")
-    } | ${cell((x) => x.instance.batch === undefined)} | ${cell((x) => x.instance.batch === 2)} |`,
+    } | ${cell((x) => x.instance.batch === undefined)} | ${cell((x) => x.instance.batch === 2)} | ${
+      cell((x) => x.instance.batch === 3)
+    } |`,
   );
 }
 for (const s of names) {

@@ -54,6 +54,15 @@ export interface Atom {
   readonly expressions?: readonly { readonly index: number; readonly sql: string }[];
 }
 
+/** A comparison of two columns by order: `o.shipped_at > o.created_at`, `e.salary >= m.salary`. */
+export interface ColumnComparison {
+  readonly query: number;
+  readonly branch: number;
+  readonly left: { readonly table: string | null; readonly column: string };
+  readonly right: { readonly table: string | null; readonly column: string };
+  readonly op: "<" | "<=" | ">" | ">=" | "<>";
+}
+
 /** A correlated subquery's aggregate compared with a number: `(SELECT count(*) FROM t ...) > 3`. */
 export interface SubqueryCount {
   /** The table the subquery reads first, lower-cased. */
@@ -250,9 +259,13 @@ function columnStartingAt(tokens: readonly SqlToken[], start: number): ColumnRef
  * The atoms of some queries.
  *
  * @param queries the SQL texts
+ * @param compares when given, the comparisons of two columns by order are added to it
  * @returns every atom, in the order they are written
  */
-export function queryAtoms(queries: readonly string[]): Atom[] {
+export function queryAtoms(
+  queries: readonly string[],
+  compares?: ColumnComparison[],
+): Atom[] {
   const out: Atom[] = [];
   queries.forEach((sql, query) => {
     const tokens = sqlTokens(sql);
@@ -293,6 +306,18 @@ export function queryAtoms(queries: readonly string[]): Atom[] {
           add(columnEndingAt(tokens, i - 1), op, [call.sql], false, [{ index: 0, sql: call.sql }]);
         } else if (left !== undefined && !ARITHMETIC.has(tokens[i - 2]?.text ?? "")) {
           add(columnStartingAt(tokens, i + 1), FLIP[op] ?? op, [left]);
+        } else if (op !== "=" && compares !== undefined) {
+          const a = columnEndingAt(tokens, i - 1);
+          const b = columnStartingAt(tokens, i + 1);
+          const next = tokens[i + (b?.qualifier === null ? 2 : 4)]?.text ?? "";
+          if (a !== null && b !== null && !a.wrapped && !b.wrapped && !ARITHMETIC.has(next)) {
+            const ref = (r: ColumnRef) => ({
+              table: r.qualifier === null ? null : names.get(r.qualifier) ?? r.qualifier,
+              column: r.column,
+            });
+            const order = op as ColumnComparison["op"];
+            compares.push({ query, branch, left: ref(a), right: ref(b), op: order });
+          }
         }
         continue;
       }

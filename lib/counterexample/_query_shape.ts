@@ -11,7 +11,7 @@
  *
  * @module
  */
-import { type Atom, queryAtoms, subqueryCounts } from "./_atoms.ts";
+import { type Atom, type ColumnComparison, queryAtoms, subqueryCounts } from "./_atoms.ts";
 
 /** A size the queries compare with. */
 export interface SizeTarget {
@@ -34,6 +34,8 @@ export interface QueryShape {
   readonly offsets: readonly (readonly [string, string, number])[];
   /** The comparisons of a column with constants, in both queries. */
   readonly atoms: readonly Atom[];
+  /** The comparisons of two columns by order (`shipped_at > created_at`). */
+  readonly compares: readonly ColumnComparison[];
   /**
    * Column names a join equates by name (lower-cased): those of `USING (...)`,
    * or every name (`"all"`) when a query has a NATURAL JOIN.
@@ -141,7 +143,9 @@ export function queryShape(queries: readonly string[]): QueryShape {
   for (const c of subqueryCounts(queries)) {
     add({ kind: c.kind, value: c.value, column: c.column, table: c.table });
   }
-  return { sizes, equalities, offsets, atoms: queryAtoms(queries), sameName };
+  const compares: ColumnComparison[] = [];
+  const atoms = queryAtoms(queries, compares);
+  return { sizes, equalities, offsets, atoms, compares, sameName };
 }
 
 const KEYWORDS = new Set(["null", "true", "false", "not", "and", "or", "select", "distinct"]);

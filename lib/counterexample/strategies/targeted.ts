@@ -77,28 +77,10 @@ class Space {
   constructor(context: StrategyContext) {
     this.context = context;
     const classes = classesOf(context);
-    const read = context.schema.tables.filter((t) => context.schema.read.has(t.name));
-    const resolve = (atom: Atom): Target[] => {
-      const named = atom.table === null
-        ? []
-        : context.schema.tables.filter((t) => t.name.toLowerCase() === atom.table);
-      const tables = named.length > 0 ? named : read;
-      const out: Target[] = [];
-      for (const t of tables) {
-        const index = t.columns.findIndex((c) => c.name.toLowerCase() === atom.column);
-        if (index < 0) continue;
-        out.push({
-          table: t,
-          index,
-          pool: context.pools.get(t.name)![index]!,
-          cls: classes.of.get(t.name)![index]!,
-        });
-      }
-      return out;
-    };
-    this.atoms = context.shape.atoms.map((atom) => ({ atom, targets: resolve(atom) })).filter((
-      a,
-    ) => a.targets.length > 0);
+    this.atoms = context.shape.atoms.map((atom) => ({
+      atom,
+      targets: this.targets(atom.table, atom.column),
+    })).filter((a) => a.targets.length > 0);
     this.#key = classes.values.map(() => false);
     for (const t of context.schema.tables) {
       const of = classes.of.get(t.name)!;
@@ -109,6 +91,29 @@ class Space {
         }
       }
     }
+  }
+
+  /**
+   * The columns a reference names: in its table (its alias resolved), or in
+   * any table the queries read when unqualified or not a table's name.
+   */
+  targets(table: string | null, column: string): Target[] {
+    const { schema, pools } = this.context;
+    const classes = classesOf(this.context);
+    const named = table === null ? [] : schema.tables.filter((t) => t.name.toLowerCase() === table);
+    const tables = named.length > 0 ? named : schema.tables.filter((t) => schema.read.has(t.name));
+    const out: Target[] = [];
+    for (const t of tables) {
+      const index = t.columns.findIndex((c) => c.name.toLowerCase() === column);
+      if (index < 0) continue;
+      out.push({
+        table: t,
+        index,
+        pool: pools.get(t.name)![index]!,
+        cls: classes.of.get(t.name)![index]!,
+      });
+    }
+    return out;
   }
 
   /** The columns of class k, with their pools. */
@@ -312,6 +317,39 @@ export function targetedCandidates(context: StrategyContext, most: number): Targ
       c.notNull || c.pk > 0 || !pools[index]!.mentioned ? [] : [{ table: t, index }]
     );
   });
+  // Two columns compared by order: equal (the boundary), and one either side.
+  for (const c of context.shape.compares) {
+    for (const lt of space.targets(c.left.table, c.left.column)) {
+      for (const rt of space.targets(c.right.table, c.right.column)) {
+        const value = w.values[rt.cls] ?? null;
+        if (lt.cls === rt.cls || value === null || typeof value === "object") continue;
+        const at = typeof value === "bigint" ? Number(value) : value;
+        const same: Atom = {
+          ...c,
+          table: null,
+          column: "",
+          op: "=",
+          values: [at],
+          negated: false,
+          wrapped: false,
+        };
+        for (const v of edgeValues(same, lt.pool).slice(0, 5)) {
+          const values = w.values.map((x, k) => (k === lt.cls ? v : x));
+          boundaryInPlace.push({ name: "boundary", worlds: [{ ...w, values }] });
+        }
+      }
+    }
+  }
+
+  // A table's row left out: a parent without children, an unmatched outer join.
+  const unmatched: Plan[] = read.map((t) => ({
+    name: "unmatched",
+    worlds: [{
+      ...w,
+      only: new Set(context.schema.tables.filter((x) => x !== t).map((x) => x.name)),
+    }],
+  }));
+
   const nullInPlace: Plan[] = [];
   const nullCopy: Plan[] = [];
   for (const { table: t, index: i } of nullable) {
@@ -390,7 +428,7 @@ export function targetedCandidates(context: StrategyContext, most: number): Targ
 
   const ordered = [
     ...witnesses,
-    ...interleave([boundaryInPlace, nullInPlace, secondInPlace]),
+    ...interleave([boundaryInPlace, nullInPlace, secondInPlace, unmatched]),
     ...interleave([duplicates, boundaryCopy, nullCopy, secondCopy]),
     ...interleave([secondFork, forks]),
     ...sizes,

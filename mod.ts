@@ -56,7 +56,7 @@ export {
   type DatabaseKind,
   openReferenceDatabase,
 } from "./lib/databases/registry.ts";
-export { type DatabaseInfo, databaseInfo, type TableInfo } from "./lib/sqlite/info.ts";
+export { type DatabaseInfo, databaseInfo, type TableInfo } from "./lib/sqlite_format/info.ts";
 export {
   compareValues,
   emptyRow,

@@ -4,7 +4,7 @@
  * @module
  */
 import process from "node:process";
-import { databaseInfo } from "../sqlite/info.ts";
+import { databaseInfo } from "../sqlite_format/info.ts";
 import { walWarning } from "../sqlite/wal_frames.ts";
 import { type DatabaseSchema, readDatabaseSchema } from "../diff/schema_info.ts";
 

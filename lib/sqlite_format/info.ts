@@ -1,12 +1,16 @@
 /**
  * What `dbagenteval db info` shows: a SQLite file's tables with row counts,
- * page size, encoding and journal mode.
+ * page size, encoding and journal mode. The file is read and checked whole
+ * by the file reader first (check.ts), so a damaged file is one clear error
+ * and never a list of counts.
  *
  * @module
  */
 import * as fs from "node:fs";
-import { openDatabase } from "./database.ts";
-import { headerEncoding } from "./file_check.ts";
+import { openDatabase } from "../sqlite/database.ts";
+import { checkSqliteFile, headerEncoding } from "../sqlite/file_check.ts";
+import { checkFile } from "./check.ts";
+import { PageSource } from "./page_source.ts";
 
 /**
  * One table, view or virtual table of a database.
@@ -58,6 +62,7 @@ export interface DatabaseInfo {
  *
  * @param path the database file
  * @returns its tables, row counts, page size, encoding and journal mode
+ * @throws {SqliteDamageError} when a page of the file breaks the file format
  * @example
  * ```ts
  * import { databaseInfo } from "./info.ts";
@@ -66,6 +71,16 @@ export interface DatabaseInfo {
  * ```
  */
 export async function databaseInfo(path: string): Promise<DatabaseInfo> {
+  checkSqliteFile(path);
+  const src = PageSource.open(path);
+  let counts: ReadonlyMap<string, number>;
+  try {
+    // The rows are counted in the table's own b-tree, as a scan reads them
+    // (SQLite's count(*) may read an index instead, which can disagree).
+    counts = (await checkFile(src)).rows;
+  } finally {
+    src.close();
+  }
   const db = await openDatabase(path);
   try {
     const one = (sql: string): unknown => Object.values(db.query(sql)[0] ?? {})[0];
@@ -77,7 +92,8 @@ export async function databaseInfo(path: string): Promise<DatabaseInfo> {
       const sql = String(row["sql"] ?? "");
       if (row["type"] === "view") return { name, type: "view", rows: null };
       if (/^\s*CREATE\s+VIRTUAL\s+TABLE/i.test(sql)) return { name, type: "virtual", rows: null };
-      const rows = Number(one(`SELECT count(*) FROM "${name.replaceAll('"', '""')}"`));
+      const rows = counts.get(name) ??
+        Number(one(`SELECT count(*) FROM "${name.replaceAll('"', '""')}"`));
       return { name, type: "table", rows };
     });
     const sizeBytes = fs.statSync(path).size;

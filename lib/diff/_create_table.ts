@@ -144,6 +144,39 @@ export const TABLE_CONSTRAINTS = new Set(["CONSTRAINT", "PRIMARY", "UNIQUE", "CH
 
 const STANDARD_TYPES = new Set(["INT", "INTEGER", "REAL", "TEXT", "BLOB", "ANY"]);
 
+/** Keywords an expression may hold besides names and functions. */
+const EXPRESSION_WORDS = new Set([
+  "AND",
+  "OR",
+  "NOT",
+  "NULL",
+  "IS",
+  "ISNULL",
+  "NOTNULL",
+  "IN",
+  "LIKE",
+  "GLOB",
+  "REGEXP",
+  "MATCH",
+  "BETWEEN",
+  "ESCAPE",
+  "CASE",
+  "WHEN",
+  "THEN",
+  "ELSE",
+  "END",
+  "CAST",
+  "AS",
+  "COLLATE",
+  "DISTINCT",
+  "TRUE",
+  "FALSE",
+  "CURRENT_DATE",
+  "CURRENT_TIME",
+  "CURRENT_TIMESTAMP",
+  "FROM",
+]);
+
 interface Column {
   name: string;
   type: string;
@@ -178,6 +211,13 @@ function parse(sql: string): ParsedTable | null {
   const expect = (ok: boolean): void => {
     if (!ok) throw new Unknown();
     i++;
+  };
+  /** The token ranges of CHECK and generated-column expressions, resolved by SQLite when it reads the schema. */
+  const expressions: [number, number][] = [];
+  const expression = (): void => {
+    const from = i;
+    group();
+    expressions.push([from, i]);
   };
   /** Skips a balanced parenthesised group starting at `(`. */
   const group = (): void => {
@@ -281,7 +321,7 @@ function parse(sql: string): ParsedTable | null {
         conflict();
       } else if (word("CHECK")) {
         i++;
-        group();
+        expression();
       } else if (word("DEFAULT")) {
         i++;
         const from = t[i];
@@ -308,7 +348,7 @@ function parse(sql: string): ParsedTable | null {
         expect(word("ALWAYS"));
       } else if (word("AS")) {
         i++;
-        group();
+        expression();
         col.hidden = 2;
         if (word("STORED")) {
           i++;
@@ -394,7 +434,7 @@ function parse(sql: string): ParsedTable | null {
       conflict();
     } else if (word("CHECK")) {
       i++;
-      group();
+      expression();
     } else if (word("FOREIGN")) {
       i++;
       expect(word("KEY"));
@@ -407,6 +447,24 @@ function parse(sql: string): ParsedTable | null {
 
   if (columns.length === 0) return null;
   const byName = new Map(columns.map((c, k) => [foldName(c.name), k]));
+  // SQLite resolves these names as it reads the schema, and a name no
+  // column has makes the whole schema unreadable ("malformed database
+  // schema"): such a table is SQLite's to read, which then says so.
+  for (const [from, to] of expressions) {
+    for (let k = from; k < to; k++) {
+      const tok = t[k]!;
+      if (tok.kind !== "id") continue;
+      if (tok.text === "SELECT" || tok.text === "VALUES") return null;
+      const next = t[k + 1];
+      const prev = t[k - 1];
+      if (next?.kind === "op" && next.text === "(") continue; // a function
+      if (prev?.kind === "id" && (prev.text === "AS" || prev.text === "COLLATE")) continue; // a type or collation
+      if (EXPRESSION_WORDS.has(tok.text) || byName.has(foldName(sql.slice(tok.start, tok.end)))) {
+        continue;
+      }
+      return null;
+    }
+  }
   const columnPk = columns.filter((c) => c.pk !== "");
   if (columnPk.length > 1 || (columnPk.length > 0 && tablePk !== null)) return null;
   const pkNames = tablePk ?? columnPk.map((c) => c.name);

@@ -163,10 +163,11 @@ export async function diffDatabasePair(pair: DatabasePair): Promise<DatabaseChan
     if (!whole && pages.before !== null && pages.after !== null) {
       engine.showPageOnes(pageOnes(pages.before, pages.after));
     }
-    const sides = await schemas(pages, engine, settings);
+    // Every tree the diff reads is walked before the engine reads anything.
     if (settings.include_data) {
       for (const side of [pages.before, pages.after]) if (side !== null) claimTrees(side, whole);
     }
+    const sides = await schemas(pages, engine, settings);
     const ctx: StrategyContext = { settings, pages, engine };
     const jobs = tableJobs(sides, settings, pair.strategies ?? TABLE_STRATEGIES, ctx);
     for (const job of jobs) await job.plan?.prepare?.();

@@ -20,6 +20,7 @@
  * @module
  */
 import type { Database } from "../sqlite/database.ts";
+import { SqliteQueryError } from "../errors.ts";
 import type { ColumnInfo, KeyKind } from "./types.ts";
 import { foldName } from "./names.ts";
 import { ident, stringLiteral } from "../sqlite/sql_text.ts";
@@ -145,9 +146,11 @@ function readColumns(
     return readColumnsOf(db, schema, "");
   } catch (e) {
     // A virtual table whose module this build lacks cannot list its columns
-    // ("no such module"): read table by table, and give that one none. Its
-    // rows are not compared anyway (they belong to the module).
-    if (!noSuchModule(e)) throw e;
+    // ("no such module"), nor one whose module finds its shadow tables
+    // damaged ("invalid fts5 file format"): read table by table, and give
+    // that one none. Its rows are not compared anyway (they belong to the
+    // module; its shadow tables are read as any table is).
+    if (!(e instanceof SqliteQueryError)) throw e;
     const names = db.query(
       `SELECT name FROM ${ident(schema)}.sqlite_schema WHERE type = 'table'`,
     ).map((r) => String(r["name"]));
@@ -155,25 +158,28 @@ function readColumns(
   }
 }
 
-/** The columns of each of `names`, one query each; a table whose module is missing gets none. */
+/** The columns of each of `names`, one query each; a virtual table its module cannot list gets none. */
 function readColumnsByTable(
   db: Database,
   schema: string,
   names: readonly string[],
 ): Map<string, ColumnInfo[]> {
   const out = new Map<string, ColumnInfo[]>();
+  const virtual = new Set(
+    db.query(
+      `SELECT name FROM ${
+        ident(schema)
+      }.sqlite_schema WHERE type = 'table' AND sql LIKE 'CREATE VIRTUAL%'`,
+    ).map((r) => String(r["name"])),
+  );
   for (const name of names) {
     try {
       for (const [k, v] of readColumnsOf(db, schema, name)) out.set(k, v);
     } catch (e) {
-      if (!noSuchModule(e)) throw e;
+      if (!(e instanceof SqliteQueryError) || !virtual.has(name)) throw e;
     }
   }
   return out;
-}
-
-function noSuchModule(e: unknown): boolean {
-  return /no such module/.test(e instanceof Error ? e.message : "");
 }
 
 function readColumnsOf(db: Database, schema: string, only: string): Map<string, ColumnInfo[]> {

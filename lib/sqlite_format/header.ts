@@ -30,6 +30,8 @@ export interface FileHeader {
   readonly schemaFormat: number;
   /** The encoding, or null when the file has no schema yet (header says 0). */
   readonly encoding: TextEncoding | null;
+  /** The encoding's number as the header holds it (0 to 3 in a sound file). */
+  readonly encodingNumber: number;
   /** The largest root page when auto_vacuum is on (full or incremental), else 0. */
   readonly autoVacuumRoot: number;
   readonly incrementalVacuum: boolean;
@@ -94,6 +96,7 @@ export function readHeader(bytes: Uint8Array): FileHeader {
     schemaCookie: u32(40),
     schemaFormat: u32(44),
     encoding: text,
+    encodingNumber: encoding,
     autoVacuumRoot: u32(52),
     incrementalVacuum: u32(64) !== 0,
     userVersion: u32(60),

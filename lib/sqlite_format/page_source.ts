@@ -44,6 +44,7 @@ const EMPTY: FileHeader = {
   schemaCookie: 0,
   schemaFormat: 4,
   encoding: null,
+  encodingNumber: 0,
   autoVacuumRoot: 0,
   incrementalVacuum: false,
   userVersion: 0,
@@ -118,6 +119,14 @@ export class PageSource {
         );
       }
     }
+    // SQLite reads such a file alone as UTF-8, but refuses to attach it.
+    if (header.encodingNumber > 3) {
+      throw new SqliteDamageError(
+        path,
+        0,
+        `its text encoding is ${header.encodingNumber}, not 1 (UTF-8), 2 or 3 (UTF-16)`,
+      );
+    }
     if (wal !== null && wal.pageSize !== header.pageSize) {
       throw new SqliteDamageError(
         path,
@@ -128,7 +137,8 @@ export class PageSource {
     this.header = header;
     this.pageSize = header.pageSize;
     this.usable = header.usable;
-    const inFile = Math.floor(fileSize / header.pageSize);
+    // A last page cut short counts, its missing bytes read as zeros (pager.c).
+    const inFile = Math.ceil(fileSize / header.pageSize);
     if (wal !== null && wal.pages > 0) this.pages = wal.pages;
     else if (pageOne === null) this.pages = 0;
     else if (header.headerPages > 0) {

@@ -23,6 +23,7 @@ import { SqliteQueryError } from "../errors.ts";
 import type { KeptRows } from "./_kept_rows.ts";
 import { cellRows, cellRowsFit } from "./_cell_rows.ts";
 import type { EngineStarter } from "./_engine.ts";
+import { checkIndexOrder } from "./_index_order.ts";
 import type { PageSide } from "./_page_sides.ts";
 import { keyResidue, recordResidue, rowidResidue, type TablePages } from "./_residue.ts";
 import type { TreeSide } from "./_tree_compare.ts";
@@ -138,6 +139,13 @@ export const ENGINE_ROWS: TableStrategy = {
           };
         }
         const db = await ctx.engine.db();
+        // The indexes SQLite looks rows up through, in key order.
+        if (job.before !== null && ctx.pages.before !== null) {
+          await checkIndexOrder(db, "main", job.before, ctx.pages.before);
+        }
+        if (job.after !== null && ctx.pages.after !== null) {
+          await checkIndexOrder(db, ctx.engine.afterSchema, job.after, ctx.pages.after);
+        }
         return namingTable(either, () =>
           diffTableData({
             db,

@@ -12,15 +12,20 @@ import type { SearchColumn, SearchSchema, SearchTable } from "./schema.ts";
 import { ident, sqlLiteral } from "../sqlite/sql_text.ts";
 
 /**
- * The script that builds a candidate in an empty database: foreign keys on,
- * the `CREATE TABLE` (and index and view) statements verbatim, one INSERT per row.
+ * The script that builds a candidate in an empty database: foreign keys on
+ * (off, with a comment that says why, when the schema has one SQLite
+ * cannot enforce), the `CREATE TABLE` (and index and view) statements
+ * verbatim, one INSERT per row.
  *
  * @param schema the tables and views
  * @param database the rows
  * @returns the script, one statement per line
  */
 export function databaseScript(schema: SearchSchema, database: Candidate): string {
-  const lines = ["PRAGMA foreign_keys = ON;"];
+  const lines = schema.foreignKeyMismatch === undefined ? ["PRAGMA foreign_keys = ON;"] : [
+    `-- foreign keys off: ${schema.foreignKeyMismatch} refers to neither a primary key nor a UNIQUE key, which SQLite cannot enforce`,
+    "PRAGMA foreign_keys = OFF;",
+  ];
   for (const t of schema.tables) {
     lines.push(`${t.createSql};`);
     for (const ix of t.indexSql) lines.push(`${ix};`);

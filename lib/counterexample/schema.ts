@@ -56,6 +56,14 @@ export interface SearchSchema {
   readonly read: ReadonlySet<string>;
   /** `CREATE VIEW` statements the queries read, verbatim, in dependency order. */
   readonly viewSql: readonly string[];
+  /**
+   * A foreign key SQLite cannot enforce, when there is one (it refers to
+   * columns that are neither the parent's primary key nor UNIQUE: every
+   * INSERT into the child fails with "foreign key mismatch" while foreign
+   * keys are on), e.g. `VOTES(state) -> AREA_CODE_STATE(state)`. Candidates
+   * are then built, and the script run, with foreign keys off.
+   */
+  readonly foreignKeyMismatch?: string;
 }
 
 /**
@@ -265,11 +273,34 @@ export function readSearchSchema(
     }
   };
   for (const n of names) addView(n);
+  const mismatch = foreignKeyMismatch(ordered);
   return {
     tables: ordered,
     read: new Set(ordered.filter((t) => wanted.has(t.name)).map((t) => t.name)),
     viewSql: views.filter((v) => wantedViews.has(v.name)).map((v) => v.sql!),
+    ...(mismatch !== undefined ? { foreignKeyMismatch: mismatch } : {}),
   };
+}
+
+/**
+ * The first foreign key whose parent columns are neither the parent's
+ * primary key nor a UNIQUE set (SQLite's "foreign key mismatch").
+ */
+function foreignKeyMismatch(tables: readonly SearchTable[]): string | undefined {
+  const lower = (xs: readonly string[]) => xs.map((x) => x.toLowerCase()).sort().join(",");
+  for (const t of tables) {
+    for (const fk of t.foreignKeys) {
+      const parent = tables.find((p) => p.name.toLowerCase() === fk.parent.toLowerCase());
+      if (parent === undefined) continue;
+      const to = fk.parentColumns.length > 0
+        ? fk.parentColumns
+        : parent.columns.filter((c) => c.pk > 0).map((c) => c.name);
+      if (!parent.uniqueSets.some((set) => lower(set) === lower(to))) {
+        return `${t.name}(${fk.columns.join(", ")}) -> ${parent.name}(${to.join(", ")})`;
+      }
+    }
+  }
+  return undefined;
 }
 
 function escape(text: string): string {

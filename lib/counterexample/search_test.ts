@@ -200,6 +200,39 @@ describe("findCounterexample()", () => {
     }
   });
 
+  it("searches a schema with a foreign key SQLite cannot enforce, foreign keys off", async () => {
+    // Spider's voter_1: VOTES.state refers to AREA_CODE_STATE.state, which is
+    // not unique, so every INSERT into VOTES fails while foreign keys are on.
+    const file = makeDb(
+      dir.file("voter.db"),
+      `CREATE TABLE AREA_CODE_STATE (area_code INTEGER NOT NULL PRIMARY KEY, state VARCHAR(2) NOT NULL);
+       CREATE TABLE VOTES (vote_id INTEGER NOT NULL PRIMARY KEY, state VARCHAR(2) NOT NULL,
+         FOREIGN KEY (state) REFERENCES AREA_CODE_STATE (state));
+       INSERT INTO AREA_CODE_STATE VALUES (201, 'NJ');`,
+    );
+    const r = await findCounterexample({
+      db: file,
+      reference: "SELECT count(*) AS n FROM VOTES WHERE vote_id > 10",
+      candidate: "SELECT count(*) AS n FROM VOTES WHERE vote_id >= 10",
+    });
+    assert.equal(r.found, true);
+    assert.match(
+      r.databaseSql!,
+      /^-- foreign keys off: VOTES\(state\) -> AREA_CODE_STATE\(state\) refers to neither .*\nPRAGMA foreign_keys = OFF;/,
+    );
+    const check = await openMemoryDatabase();
+    try {
+      check.exec(r.databaseSql!);
+      const n = (sql: string) => Number(check.query(sql)[0]!["n"]);
+      assert.notEqual(
+        n("SELECT count(*) AS n FROM VOTES WHERE vote_id > 10"),
+        n("SELECT count(*) AS n FROM VOTES WHERE vote_id >= 10"),
+      );
+    } finally {
+      check.close();
+    }
+  });
+
   const bad: [string, string, RegExp][] = [
     ["a write", "DELETE FROM orders", /writes to the database/],
     ["an unknown table", "SELECT * FROM nope", /no such table: nope/],

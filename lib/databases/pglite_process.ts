@@ -451,16 +451,13 @@ export class PgliteProcess {
   }
 
   /**
-   * Ends the host: closes its stdin (it closes its engine and exits), waits
-   * up to `graceMs`, then kills it.
-   *
-   * @param graceMs how long it may take
+   * Ends the host. It is killed, not asked to stop: nothing it holds
+   * outlives it (an in-memory database, a copy about to be removed), and
+   * PGlite's own shutdown took a second.
    */
-  async close(graceMs = 5_000): Promise<void> {
-    if (this.#gone === undefined) this.#child.stdin!.end();
-    const timer = setTimeout(() => this.kill(), graceMs);
+  async close(): Promise<void> {
+    this.kill("PGlite was closed");
     await this.#exited;
-    clearTimeout(timer);
   }
 }
 

@@ -21,7 +21,7 @@ import { claimFreelist, claimPointerMap } from "../sqlite_format/freelist.ts";
 import { PageOwners } from "../sqlite_format/page_owners.ts";
 import { PageSource } from "../sqlite_format/page_source.ts";
 import { readSchemaRows, type SchemaRow } from "../sqlite_format/schema_rows.ts";
-import { claimTree } from "../sqlite_format/tree_walk.ts";
+import { claimTree, type LeafMap } from "../sqlite_format/tree_walk.ts";
 import { sideSchema } from "./_page_schema.ts";
 import { STATISTICS_TABLES } from "./_schema_page_one.ts";
 import { foldName } from "./names.ts";
@@ -81,8 +81,9 @@ export function openPageSide(
  *
  * @param side the side
  * @param whole whether the diff reads the whole file
+ * @param leaves where to note the tables' leaves and their key ranges, if anywhere
  */
-export function claimTrees(side: PageSide, whole: boolean): void {
+export function claimTrees(side: PageSide, whole: boolean, leaves: LeafMap | null = null): void {
   const { src, owners } = side;
   const rows = whole ? side.rows : side.named;
   const seen = new Set<number>();
@@ -96,7 +97,8 @@ export function claimTrees(side: PageSide, whole: boolean): void {
       );
     }
     seen.add(r.rootpage);
-    claimTree(src, r.rootpage, treeKind(r), owners);
+    // The leaves of tables are noted, with their key ranges, for a reader in file order.
+    claimTree(src, r.rootpage, treeKind(r), owners, r.type === "table" ? leaves : null);
   }
   if (whole) {
     claimFreelist(src, owners);

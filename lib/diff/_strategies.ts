@@ -3,11 +3,13 @@
  * that takes a table diffing it, over one engine starter (_engine.ts) that
  * a strategy starts only when it must ask SQLite.
  *
+ * - {@link IDENTICAL_FILES}: two files page for page the same
+ *   (_identical_files.ts: read once each in big chunks, the first file's
+ *   leaves checked as they go by): no table has a row to compare.
  * - {@link CELL_ROWS}: rows from cells (_cell_rows.ts): the two trees
  *   compared and the changed rows decoded in one pass over each file, no
  *   engine. Tables keyed by their rowid whose records read as SQLite reads
- *   them; identical files take this path too (nothing differs, nothing is
- *   decoded).
+ *   them.
  * - {@link ENGINE_ROWS}: SQLite compares the rows (table_data.ts), only
  *   those the comparison of the pages leaves (_residue.ts): keyless tables,
  *   other keys (their collations, NULLs), columns that changed, VIRTUAL
@@ -44,6 +46,8 @@ export interface StrategyContext {
   /** Each side's pages (null where the file is absent). */
   readonly pages: { readonly before: PageSide | null; readonly after: PageSide | null };
   readonly engine: EngineStarter;
+  /** The two files are page for page the same (_identical_files.ts). */
+  readonly identical: boolean;
 }
 
 /** A strategy's plan for one table. */
@@ -68,6 +72,26 @@ export interface TableStrategy {
 function side(pages: PageSide, table: TableSchema): TreeSide & { table: TableSchema } {
   return { src: pages.src, owners: pages.owners, root: table.rootPage, table };
 }
+
+/** The rows of a table with nothing to compare, as its schema gives its key and columns. */
+function noRows(table: TableSchema, rows: KeptRows): TableData {
+  return {
+    key: table.key,
+    keyKind: table.keyKind,
+    comparedColumns: table.columns.filter((c) => c.hidden !== 1).map((c) => c.name),
+    rows,
+  };
+}
+
+/** Identical files (see the module documentation). */
+export const IDENTICAL_FILES: TableStrategy = {
+  name: "identical files",
+  plan(job, { identical }) {
+    if (!identical || job.before === null || job.after === null) return null;
+    const table = job.after;
+    return { run: (rows) => Promise.resolve(noRows(table, rows)) };
+  },
+};
 
 /** Rows from cells (see the module documentation). */
 export const CELL_ROWS: TableStrategy = {
@@ -130,14 +154,7 @@ export const ENGINE_ROWS: TableStrategy = {
         if (pages === null || !pages.identical) ctx.engine.start();
       },
       async run(rows) {
-        if (pages?.identical === true) {
-          return {
-            key: either.key,
-            keyKind: either.keyKind,
-            comparedColumns: either.columns.filter((c) => c.hidden !== 1).map((c) => c.name),
-            rows,
-          };
-        }
+        if (pages?.identical === true) return noRows(either, rows);
         const db = await ctx.engine.db();
         // The indexes SQLite looks rows up through, in key order.
         if (job.before !== null && ctx.pages.before !== null) {
@@ -163,7 +180,7 @@ export const ENGINE_ROWS: TableStrategy = {
 };
 
 /** The strategies, in the order they are tried. */
-export const TABLE_STRATEGIES: readonly TableStrategy[] = [CELL_ROWS, ENGINE_ROWS];
+export const TABLE_STRATEGIES: readonly TableStrategy[] = [IDENTICAL_FILES, CELL_ROWS, ENGINE_ROWS];
 
 /**
  * Runs `f`; a query error it throws names the table it was comparing. A

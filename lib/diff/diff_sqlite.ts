@@ -16,6 +16,8 @@ import { foldName } from "./names.ts";
 import { EngineStarter, type PageOnes } from "./_engine.ts";
 import { claimTrees, openPageSide, type PageSide } from "./_page_sides.ts";
 import { schemaPageOne } from "./_schema_page_one.ts";
+import { identicalFiles } from "./_identical_files.ts";
+import { LeafMap } from "../sqlite_format/tree_walk.ts";
 import {
   type StrategyContext,
   TABLE_STRATEGIES,
@@ -163,12 +165,19 @@ export async function diffDatabasePair(pair: DatabasePair): Promise<DatabaseChan
     if (!whole && pages.before !== null && pages.after !== null) {
       engine.showPageOnes(pageOnes(pages.before, pages.after));
     }
-    // Every tree the diff reads is walked before the engine reads anything.
+    // Every tree the diff reads is walked before the engine reads anything;
+    // for two files of one size, their leaves are noted to check in file order.
+    const { before: pa, after: pb } = pages;
+    const sameSize = whole && pa !== null && pb !== null && pa.src.pages === pb.src.pages;
+    const leaves = sameSize && settings.include_data ? new LeafMap(pa.src.pages) : null;
     if (settings.include_data) {
-      for (const side of [pages.before, pages.after]) if (side !== null) claimTrees(side, whole);
+      if (pa !== null) claimTrees(pa, whole, leaves);
+      if (pb !== null) claimTrees(pb, whole);
     }
+    // Files of one size may be page for page the same.
+    const identical = leaves !== null && await identicalFiles(pa!, pb!, leaves);
     const sides = await schemas(pages, engine, settings);
-    const ctx: StrategyContext = { settings, pages, engine };
+    const ctx: StrategyContext = { settings, pages, engine, identical };
     const jobs = tableJobs(sides, settings, pair.strategies ?? TABLE_STRATEGIES, ctx);
     for (const job of jobs) await job.plan?.prepare?.();
     listener.start?.(sides);

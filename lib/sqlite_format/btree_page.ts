@@ -31,8 +31,8 @@ export type TreeKind = "table" | "index";
 
 const TWO_32 = 4294967296;
 
-/** Value sizes of serial types below 12 (reserved 10 and 11: a marker). */
-const SIZES = new Int32Array([0, 1, 2, 3, 4, 6, 8, 8, 0, 0, -1, -1]);
+/** Value sizes of serial types below 12 (reserved 10 and 11: a size no record can match). */
+const SIZES = new Int32Array([0, 1, 2, 3, 4, 6, 8, 8, 0, 0, -(2 ** 30), -(2 ** 30)]);
 
 /**
  * The largest payload a cell of a page of `type` keeps whole on the page.
@@ -323,51 +323,43 @@ export class BtreePage {
     }
     let prev = lo;
     let firstKey = 0;
+    const ptrs = h + 8;
     for (let i = 0; i < count; i++) {
-      const at = h + 8 + 2 * i;
-      const ptr = (buf[at]! << 8) | buf[at + 1]!;
+      const ptr = (buf[ptrs + 2 * i]! << 8) | buf[ptrs + 2 * i + 1]!;
       if (ptr < top || ptr > lastPtr) return false;
       let p = base + ptr;
+      // The payload size: two bytes at most, or look closer.
       let x = buf[p++]!;
-      let size = x & 0x7f;
+      let size = x;
       if (x >= 0x80) {
         x = buf[p++]!;
         if (x >= 0x80) return false;
-        size = size * 128 + x;
+        size = ((size & 0x7f) << 7) | x;
       }
       if (size > max) return false;
       // The rowid, up to 7 bytes (more: look closer).
-      let v = 0;
-      let k = 0;
-      do {
-        x = buf[p + k]!;
+      x = buf[p++]!;
+      let v = x & 0x7f;
+      let k = 1;
+      while (x >= 0x80) {
+        if (k === 7) return false;
+        x = buf[p++]!;
         v = v * 128 + (x & 0x7f);
         k++;
-      } while (x >= 0x80 && k < 7);
-      if (x >= 0x80 || v <= prev) return false;
+      }
+      if (v <= prev) return false;
       if (i === 0) firstKey = v;
       prev = v;
-      p += k;
-      if (p + size > end) return false;
-      // The record header: its size, then serial types adding up to the record.
-      const hs = buf[p]!;
-      if (hs >= 0x80 || hs > size || hs === 0) return false;
+      const hend = p + buf[p]!;
+      if (p + size > end || buf[p]! >= 0x80 || hend === p || hend > p + size) return false;
+      // The record header: serial types adding up to the record (a reserved
+      // type or a varint of three bytes or more throws the sum off).
       let q = p + 1;
-      const hend = p + hs;
-      let sum = hs;
+      let sum = hend - p;
       while (q < hend) {
         let t = buf[q++]!;
-        if (t >= 0x80) {
-          const y = buf[q++]!;
-          if (y >= 0x80) return false;
-          t = (t & 0x7f) * 128 + y;
-        }
-        if (t >= 12) sum += (t - 12) >> 1;
-        else {
-          const w = SIZES[t]!;
-          if (w < 0) return false;
-          sum += w;
-        }
+        if (t >= 0x80) t = ((t & 0x7f) << 7) | buf[q++]!;
+        sum += t >= 12 ? (t - 12) >> 1 : SIZES[t]!;
       }
       if (q !== hend || sum !== size) return false;
     }

@@ -16,7 +16,7 @@
  *
  * @module
  */
-import { Buffer } from "node:buffer";
+import type { Buffer } from "node:buffer";
 import { type KeyBounds, openBounds } from "./btree_page.ts";
 import type { BtreePage } from "./btree_page.ts";
 import { CELL, END, type TreeWalk } from "./tree_walk.ts";
@@ -170,9 +170,14 @@ export class LeafReader {
     return item;
   }
 
-  /** Waits for every read still under way (before the file is closed). */
+  /**
+   * Waits for every read still under way (before the file is closed), and
+   * gives the run buffers back to the source: call once done with the reader.
+   */
   async settle(): Promise<void> {
     for (const s of this.#slots) await s.promise?.catch(() => {});
+    for (const s of this.#slots) this.walk.src.giveBack(s.buf);
+    this.#slots.length = 0;
   }
 
   /** Hands an item back: its run may then be read into again. */
@@ -246,7 +251,7 @@ export class LeafReader {
     if (this.#slots.length >= SLOTS && !force) return null;
     const slot: Slot = {
       // A Buffer, so that pages in it compare natively without a view each.
-      buf: Buffer.allocUnsafe(this.#runPages * this.#pageSize),
+      buf: this.walk.src.borrow(this.#runPages * this.#pageSize),
       first: 0,
       count: 0,
       loaded: false,

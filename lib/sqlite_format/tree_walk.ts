@@ -277,6 +277,54 @@ function copyBounds(from: KeyBounds, to: KeyBounds): void {
 }
 
 /**
+ * Where a tree's leaves are, and the key range each may hold, by page
+ * number: what a reader that meets the leaves in file order (not key order)
+ * needs to check them (lib/diff/_identical_files.ts).
+ */
+export class LeafMap {
+  /** 1: a table tree's leaf, 2: an index tree's leaf, 0: no leaf of a walked tree. */
+  readonly kind: Uint8Array;
+  /** Which ends of a table leaf's key range are set: 1 its low end, 2 its high end. */
+  readonly #ends: Uint8Array;
+  readonly #loHi: Int32Array;
+  readonly #loLo: Uint32Array;
+  readonly #hiHi: Int32Array;
+  readonly #hiLo: Uint32Array;
+
+  /** @param pages the file's page count */
+  constructor(pages: number) {
+    this.kind = new Uint8Array(pages + 1);
+    this.#ends = new Uint8Array(pages + 1);
+    this.#loHi = new Int32Array(pages + 1);
+    this.#loLo = new Uint32Array(pages + 1);
+    this.#hiHi = new Int32Array(pages + 1);
+    this.#hiLo = new Uint32Array(pages + 1);
+  }
+
+  /** Notes leaf `n` of a `kind` tree with the key range `b`. */
+  note(n: number, kind: TreeKind, b: KeyBounds): void {
+    this.kind[n] = kind === "table" ? 1 : 2;
+    this.#ends[n] = (b.hasLo ? 1 : 0) | (b.hasHi ? 2 : 0);
+    this.#loHi[n] = b.loHi;
+    this.#loLo[n] = b.loLo;
+    this.#hiHi[n] = b.hiHi;
+    this.#hiLo[n] = b.hiLo;
+  }
+
+  /** Leaf `n`'s key range, into `b`. */
+  bounds(n: number, b: KeyBounds): KeyBounds {
+    const ends = this.#ends[n]!;
+    b.hasLo = (ends & 1) !== 0;
+    b.loHi = this.#loHi[n]!;
+    b.loLo = this.#loLo[n]!;
+    b.hasHi = (ends & 2) !== 0;
+    b.hiHi = this.#hiHi[n]!;
+    b.hiLo = this.#hiLo[n]!;
+    return b;
+  }
+}
+
+/**
  * Walks a whole tree's interior pages, claiming every page of it: the
  * structure check a reader does before it reads the tree's leaves.
  *
@@ -284,6 +332,7 @@ function copyBounds(from: KeyBounds, to: KeyBounds): void {
  * @param root the tree's root
  * @param kind its kind
  * @param owners the file's page owners
+ * @param leaves where to note its leaves and their key ranges, if anywhere
  * @returns the number of leaves
  * @example
  * ```ts
@@ -300,8 +349,11 @@ export function claimTree(
   root: number,
   kind: TreeKind,
   owners: PageOwners,
+  leaves: LeafMap | null = null,
 ): number {
   const walk = new TreeWalk(src, root, kind, owners, "claim");
-  while (walk.next() !== END);
+  for (let n = walk.next(); n !== END; n = walk.next()) {
+    if (n > 0 && leaves !== null) leaves.note(n, kind, walk.bounds);
+  }
   return walk.leaves;
 }

@@ -261,6 +261,24 @@ describe("openPostgresDatabase(): no statement's session state reaches the next"
     assert.deepEqual(await one("SELECT count(*) AS n FROM genre"), { n: 25n });
   });
 
+  it("runs again a statement whose session another statement ended or cancelled", async () => {
+    const two = await openPostgresDatabase(POSTGRES_URL!, { connections: 2 });
+    try {
+      for (const [stop, n] of [["pg_cancel_backend", 7], ["pg_terminate_backend", 8]] as const) {
+        const sql = `SELECT pg_sleep(0.3), ${n} AS n`;
+        const waiting = two.execute(sql);
+        // Give it the time to be running, then stop its session from the other one.
+        await new Promise((r) => setTimeout(r, 100));
+        await two.execute(
+          `SELECT count(${stop}(pid)) FROM pg_stat_activity WHERE query = '${sql}'`,
+        );
+        assert.deepEqual((await waiting).map((r) => r["n"]), [n]);
+      }
+    } finally {
+      await two.close();
+    }
+  });
+
   it("refuses COPY ... TO STDOUT with one line, and goes on", async () => {
     await assert.rejects(db.execute("COPY genre TO STDOUT"), /COPY \.\.\. TO STDOUT sends no rows/);
     assert.deepEqual(await one("SELECT count(*) AS n FROM genre"), { n: 25n });

@@ -17,6 +17,7 @@ import {
   integer,
   REPORT_OPTIONS,
   RUN_OPTIONS,
+  SQL_LIMIT_OPTIONS,
   toOption,
 } from "./lib/cli/options.ts";
 import type { RunOptions } from "./lib/cli/run.ts";
@@ -131,6 +132,13 @@ program.command("validate")
     "also run each reference_sql (read-only) on this database: a SQLite file, postgres://... or pglite:FILE.sql",
   )
   .addOption(toOption(ALLOW_SUPERUSER_OPTION))
+  .option(
+    "--timeout <seconds>",
+    "with --db: seconds each reference query may run before it fails (default 300)",
+    Number,
+  )
+  .addOption(toOption(SQL_LIMIT_OPTIONS[0]!))
+  .addOption(toOption(SQL_LIMIT_OPTIONS[1]!))
   .action(async (cases, options) => {
     const { validateCommand } = await import("./lib/cli/validate.ts");
     process.exitCode = await validateCommand(cases, options);

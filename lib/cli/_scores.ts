@@ -6,17 +6,16 @@
  * @module
  */
 import { basename } from "node:path";
-import { UsageError } from "../errors.ts";
+import { SqliteQueryError, UsageError } from "../errors.ts";
 import type { TestCase } from "../eval/case.ts";
 import type { CaseResult } from "../eval/suite.ts";
 import type { RunFileScore } from "../eval/run_file.ts";
 import { DatabaseDir } from "../databases/db_dir.ts";
-import { type Database, openDatabase } from "../sqlite/database.ts";
 import { leaderboardScores, leaderboardText, type ScoredQuestion } from "../compare/leaderboard.ts";
 import type { Score } from "../compare/score.ts";
 import { SCORES, scoresNamed } from "../compare/scores.ts";
 import { spiderScore } from "../compare/score_spider.ts";
-import { type StoredExecutor, storedExecutor, type StoredRows } from "../compare/stored.ts";
+import { pooledStoredExecutor, sameStatement, type StoredExecutor } from "../compare/stored.ts";
 import type { TestSuiteDatabase } from "../compare/score.ts";
 
 /** How the scores are run: the official evaluators' flags. */
@@ -75,14 +74,31 @@ export interface ScoreDatabases {
   readonly db?: string | undefined;
   readonly dbDir?: string | undefined;
   readonly strictQuotes?: boolean | undefined;
+  /** Each query's deadline, as the run's (`--timeout`): the evaluators give theirs too. */
+  readonly timeoutMs?: number | undefined;
 }
+
+/** The run's own word that a statement ran past its deadline (lib/sqlite/pooled.ts). */
+const DID_NOT_FINISH = /did not finish within|: the reference SQL did not finish/;
+/** The engine's word for a result or value past its limit (lib/sqlite/pool_service.ts). */
+const TOO_LARGE = /^(the result|a value) is larger than \d+ MB/;
 
 /** Collects what the scores need from each finished case, then scores them all. */
 export class RunScores {
   readonly #scores: readonly Score[];
   readonly #cases: ReadonlyMap<string, TestCase>;
+  /** The cases' positions: questions are scored in the cases' order, not the order they finished. */
+  readonly #order: ReadonlyMap<string, number>;
   readonly #questions: (Omit<ScoredQuestion, "execute"> & { readonly db: string | undefined })[] =
     [];
+  /**
+   * SQL the run already saw run past its deadline, by database: scoring
+   * does not wait for it again (the same text, the same file, the same
+   * deadline).
+   */
+  readonly #timedOut = new Map<string, Set<string>>();
+  /** Predictions whose result the run found past the engine's limit, by database. */
+  readonly #tooLarge = new Map<string, Map<string, Error>>();
 
   /**
    * @param scores the scores asked for
@@ -91,12 +107,30 @@ export class RunScores {
   constructor(scores: readonly Score[], cases: readonly TestCase[]) {
     this.#scores = scores;
     this.#cases = new Map(cases.map((c) => [c.id, c]));
+    this.#order = new Map(cases.map((c, i) => [c.id, i]));
   }
 
   /** @param r a finished case */
   add(r: CaseResult): void {
     const c = this.#cases.get(r.id);
     const sql = r.scorecard.trace?.lastOf("generate")?.output;
+    const ran = (text: unknown, error: string | undefined) => {
+      if (typeof text !== "string" || error === undefined || !DID_NOT_FINISH.test(error)) return;
+      const key = c?.db ?? "";
+      let set = this.#timedOut.get(key);
+      if (set === undefined) this.#timedOut.set(key, set = new Set());
+      set.add(sameStatement(text));
+    };
+    ran(sql, r.scorecard.trace?.lastOf("execute")?.error);
+    ran(c?.reference_sql, r.error);
+    // A result past the engine's limit is past it again: not run twice.
+    const error = r.scorecard.trace?.lastOf("execute")?.error;
+    if (typeof sql === "string" && error !== undefined && TOO_LARGE.test(error)) {
+      const key = c?.db ?? "";
+      let known = this.#tooLarge.get(key);
+      if (known === undefined) this.#tooLarge.set(key, known = new Map());
+      known.set(sql, new SqliteQueryError(sql, 18, error));
+    }
     this.#questions.push({
       id: r.id,
       gold: c?.reference_sql,
@@ -119,96 +153,77 @@ export class RunScores {
     where: ScoreDatabases,
   ): Promise<{ readonly lines: string[]; readonly scores: RunFileScore[] }> {
     const dir = where.dbDir === undefined ? undefined : new DatabaseDir(where.dbDir);
-    const open = new Map<string, Database>();
-    const executor = async (db: string | undefined): Promise<StoredExecutor | undefined> => {
+    const late = new Set<string>();
+    const failed = new Map<string, Map<string, Error>>();
+    const failedOn = (file: string, seen?: ReadonlyMap<string, Error>) => {
+      let m = failed.get(file);
+      if (m === undefined) failed.set(file, m = new Map(seen ?? []));
+      return m;
+    };
+    const onTimeout = (db: string | undefined) => (sql: string) => late.add(`${db}\0${sql}`);
+    // Every query runs in the worker pool under the run's deadline, whose
+    // workers keep each file open (a test suite's dozens of files too).
+    const executor = (db: string | undefined): StoredExecutor | undefined => {
       const path = db !== undefined && dir !== undefined
         ? dir.path(db)
         : where.db !== undefined && !/^(postgres(ql)?:|pglite:)/.test(where.db)
         ? where.db
         : undefined;
       if (path === undefined) return undefined;
-      let d = open.get(path);
-      if (d === undefined) {
-        d = await openDatabase(path, { strictQuotes: where.strictQuotes });
-        open.set(path, d);
-      }
-      return storedExecutor(d);
+      return pooledStoredExecutor(path, {
+        strictQuotes: where.strictQuotes,
+        timeoutMs: where.timeoutMs,
+        timedOut: this.#timedOut.get(db ?? ""),
+        onTimeout: onTimeout(db),
+        failed: failedOn(path, this.#tooLarge.get(db ?? "")),
+      });
     };
-    // A test suite can hold dozens of files a database: they are opened as
-    // their questions are scored, a few at a time.
-    const suites = new SuiteFiles(where.strictQuotes);
     const testSuite = (db: string | undefined): TestSuiteDatabase[] =>
       db === undefined || dir === undefined || !this.#scores.some((s) => s.testSuites === true)
         ? []
         : dir.testSuite(db).map((file) => ({
           name: basename(file),
-          execute: (sql: string) => suites.execute(file, sql),
+          execute: pooledStoredExecutor(file, {
+            strictQuotes: where.strictQuotes,
+            timeoutMs: where.timeoutMs,
+            onTimeout: onTimeout(file),
+            failed: failedOn(file),
+          }),
         }));
-    try {
-      const questions: ScoredQuestion[] = [];
-      // In the cases' order, whatever order they finished in, so that the
-      // disagreements are listed the same way on every run.
-      const position = new Map([...this.#cases.keys()].map((id, i) => [id, i]));
-      this.#questions.sort((a, b) => (position.get(a.id) ?? 0) - (position.get(b.id) ?? 0));
-      for (const { db, ...q } of this.#questions) {
-        questions.push({ ...q, execute: await executor(db), testSuite: testSuite(db) });
-      }
-      if (!questions.some((q) => q.execute !== undefined && q.gold !== undefined)) {
-        return {
-          lines: [
-            "--score: no case has reference_sql and a SQLite database (--db FILE or --db-dir), nothing scored",
-          ],
-          scores: [],
-        };
-      }
-      const results = await leaderboardScores(questions, this.#scores);
+    const questions: ScoredQuestion[] = [];
+    const order = (id: string) => this.#order.get(id) ?? Infinity;
+    this.#questions.sort((a, b) => order(a.id) - order(b.id));
+    for (const { db, ...q } of this.#questions) {
+      questions.push({ ...q, execute: executor(db), testSuite: testSuite(db) });
+    }
+    if (!questions.some((q) => q.execute !== undefined && q.gold !== undefined)) {
       return {
-        lines: leaderboardText(results),
-        scores: results.map((r) => ({
-          name: r.name,
-          total: Math.round(r.total * 1000) / 1000,
-          ours: Math.round(r.ours * 1000) / 1000,
-          questions: r.questions,
-          no_verdict: r.noVerdict,
-          ...(r.variant === undefined ? {} : { variant: r.variant }),
-          disagreements: r.disagreements.map((d) => ({ ...d })),
-        })),
+        lines: [
+          "--score: no case has reference_sql and a SQLite database (--db FILE or --db-dir), nothing scored",
+        ],
+        scores: [],
       };
-    } finally {
-      open.forEach((d) => d.close());
-      suites.close();
     }
-  }
-}
-
-/** The files of test suites, opened on use, the last few kept open. */
-class SuiteFiles {
-  static readonly KEEP = 16;
-  readonly #strictQuotes: boolean | undefined;
-  readonly #open = new Map<string, Promise<Database>>();
-
-  constructor(strictQuotes: boolean | undefined) {
-    this.#strictQuotes = strictQuotes;
-  }
-
-  async execute(file: string, sql: string): Promise<StoredRows> {
-    let db = this.#open.get(file);
-    if (db === undefined) {
-      db = openDatabase(file, { strictQuotes: this.#strictQuotes });
-      if (this.#open.size >= SuiteFiles.KEEP) {
-        const [oldest, first] = this.#open.entries().next().value!;
-        this.#open.delete(oldest);
-        void first.then((d) => d.close(), () => {});
-      }
-    } else {
-      this.#open.delete(file);
-    }
-    this.#open.set(file, db);
-    return storedExecutor(await db)(sql);
-  }
-
-  close(): void {
-    for (const db of this.#open.values()) void db.then((d) => d.close(), () => {});
-    this.#open.clear();
+    const results = await leaderboardScores(questions, this.#scores);
+    const seconds = Number(((where.timeoutMs ?? 0) / 1000).toFixed(3));
+    return {
+      lines: [
+        ...leaderboardText(results),
+        ...(late.size === 0 ? [] : [
+          `--score: ${late.size} quer${
+            late.size === 1 ? "y" : "ies"
+          } timed out after ${seconds} s (--timeout); a prediction that times out scores 0, as the official evaluators score one past their time limit`,
+        ]),
+      ],
+      scores: results.map((r) => ({
+        name: r.name,
+        total: Math.round(r.total * 1000) / 1000,
+        ours: Math.round(r.ours * 1000) / 1000,
+        questions: r.questions,
+        no_verdict: r.noVerdict,
+        ...(r.variant === undefined ? {} : { variant: r.variant }),
+        disagreements: r.disagreements.map((d) => ({ ...d })),
+      })),
+    };
   }
 }

@@ -5,24 +5,24 @@
  *
  * @module
  */
-import * as fs from "node:fs";
-import * as os from "node:os";
 import * as path from "node:path";
 import process from "node:process";
+import { onShutdown } from "../isolation/shutdown.ts";
+import { makeTempDir } from "../isolation/temp_storage.ts";
 import type { CaseResult } from "../eval/suite.ts";
 import { readRunFile, type RunFile, runFileCase } from "../eval/run_file.ts";
 import { type RunFileHeader, RunFileWriter } from "../eval/run_stream.ts";
 import { RunTally } from "../eval/run_tally.ts";
 import type { CheckResult } from "../eval/check.ts";
 
-const SIGNALS = ["SIGINT", "SIGTERM", "SIGHUP"] as const;
+/** What a stopped run says about itself. */
+const SIGNAL_NAMES = { SIGINT: "Ctrl-C (SIGINT)", SIGTERM: "SIGTERM", SIGHUP: "SIGHUP" } as const;
 
 /** A run in progress: feed it each case; finish it for the totals and the run file. */
 export class StreamedRun {
   readonly tally: RunTally;
   readonly #writer: RunFileWriter | undefined;
   readonly #file: string | undefined;
-  readonly #temp: string | undefined;
   /**
    * Positions, among the selected cases, of the cases still to run (a
    * --resume leaves out those it has).
@@ -30,7 +30,9 @@ export class StreamedRun {
   readonly positions: Int32Array;
   readonly #resumed: RunFile | undefined;
   readonly #ids: readonly string[];
-  readonly #onSignal: (signal: NodeJS.Signals) => void;
+  readonly #offShutdown: () => void;
+  readonly #temp: { readonly path: string; dispose(): void } | undefined;
+  #done = 0;
 
   /**
    * @param ids the ids of the run's cases, in order
@@ -39,6 +41,8 @@ export class StreamedRun {
    * undefined when only a report needs it (then a temporary file, if `keep`)
    * @param keep whether a run file is needed at all
    * @param resumed the run file --resume finishes
+   * @param resumeWith the command that finishes the run from its run file,
+   * printed when a signal stops it (`dbagenteval run ... --resume FILE`)
    */
   constructor(
     ids: readonly string[],
@@ -46,25 +50,32 @@ export class StreamedRun {
     file: string | undefined,
     keep: boolean,
     resumed: RunFile | undefined,
+    resumeWith?: string,
   ) {
     this.#resumed = resumed;
     this.#ids = ids;
     this.tally = new RunTally(ids);
+    const kept = file !== undefined;
     if (file === undefined && keep) {
-      this.#temp = fs.mkdtempSync(path.join(os.tmpdir(), "dbagenteval-run-"));
-      file = path.join(this.#temp, "run.json");
+      this.#temp = makeTempDir("run");
+      file = path.join(this.#temp.path, "run.json");
     }
     this.#file = file;
     this.#writer = file === undefined ? undefined : new RunFileWriter(file, header);
     // Ctrl-C (or SIGTERM, SIGHUP) ends the file where it is: the case in
     // flight, whose agent is being stopped, must not be written as an ERROR
-    // that --resume would keep. Then the signal does what it would have
-    // done (as the --agent-cmd workers' handler does).
-    this.#onSignal = (signal) => {
+    // that --resume would keep. Then the process ends (lib/isolation/shutdown.ts),
+    // saying how far the run got and how to finish it.
+    this.#offShutdown = onShutdown((signal) => {
       this.#stop();
-      if (process.listenerCount(signal) === 0) process.kill(process.pid, signal);
-    };
-    for (const s of SIGNALS) process.on(s, this.#onSignal);
+      const done = this.#done + (resumed?.cases.length ?? 0);
+      const where = kept && resumeWith !== undefined
+        ? `; ${file} holds them: finish the run with\n  ${resumeWith}`
+        : "; no run file was kept (--json FILE keeps one that --resume finishes)";
+      process.stderr.write(
+        `\ninterrupted by ${SIGNAL_NAMES[signal]} after ${done} of ${ids.length} case(s)${where}\n`,
+      );
+    });
     const done = new Map((resumed?.cases ?? []).map((c) => [c.id, c]));
     const todo: number[] = [];
     ids.forEach((id, i) => {
@@ -94,6 +105,7 @@ export class StreamedRun {
    * @param index its position in `positions`
    */
   add(result: CaseResult, index: number): void {
+    this.#done++;
     const at = this.positions[index]!;
     this.#writer?.add(at, runFileCase(result));
     // The id the run already holds, not the case's copy of it.
@@ -132,13 +144,13 @@ export class StreamedRun {
   }
 
   #stop(): void {
-    for (const s of SIGNALS) process.off(s, this.#onSignal);
+    this.#offShutdown();
     this.#writer?.close();
   }
 
   /** Closes the file (a partial run if not finished) and removes a temporary one. */
   close(): void {
     this.#stop();
-    if (this.#temp !== undefined) fs.rmSync(this.#temp, { recursive: true, force: true });
+    this.#temp?.dispose();
   }
 }

@@ -93,6 +93,8 @@ export const RUN_CONFIG_KEYS: Readonly<Record<string, ConfigKey>> = {
   tags: { flag: "--tags", type: "csv" },
   concurrency: { flag: "--concurrency", type: "integer" },
   timeout: { flag: "--timeout", type: "number" },
+  max_result_mb: { flag: "--max-result-mb", type: "number" },
+  max_temp_mb: { flag: "--max-temp-mb", type: "number" },
   json: { flag: "--json", type: "output" },
   md: { flag: "--md", type: "output" },
   verbose: { flag: "--verbose", type: "boolean" },

@@ -10,12 +10,10 @@ import process from "node:process";
 import { UsageError } from "../errors.ts";
 import { databaseName } from "../databases/database_name.ts";
 import { valueReplacer } from "../sqlite/value_json.ts";
-import {
-  changesText,
-  type Counterexample,
-  findCounterexample,
-  rowsAsJson,
-} from "../counterexample/mod.ts";
+import { changesText, type Counterexample, rowsAsJson } from "../counterexample/mod.ts";
+import { findCounterexampleIsolated } from "../counterexample/isolated.ts";
+import { closeDefaultPool } from "../isolation/pool.ts";
+import { SHOWN_TEXT_CHARS, shownBlob, shownText } from "../sqlite/shown_value.ts";
 
 /** The options of `counterexample`, as cli.ts parses them. */
 export interface CounterexampleCommandOptions {
@@ -58,10 +56,30 @@ export function counterexampleJson(r: Counterexample): Record<string, unknown> {
 }
 
 function rowsText(label: string, rows: readonly object[]): string {
-  const json = rowsAsJson(rows as never);
+  // Long values are shown cut (the --json document has them whole).
+  const shown = (rows as readonly Record<string, unknown>[]).map((r) =>
+    Object.fromEntries(
+      Object.entries(r).map(([k, v]) => [
+        k,
+        v instanceof Uint8Array ? shownBlob(v) : typeof v === "string" ? shownText(v) : v,
+      ]),
+    )
+  );
+  const json = rowsAsJson(shown as never);
   return `${label} (${rows.length} row(s)):\n${
     json.length === 0 ? "  (no rows)" : json.map((r) => `  ${JSON.stringify(r)}`).join("\n")
   }`;
+}
+
+/** The script as text: a line too long to read is cut (the --json document has it whole). */
+function scriptText(sql: string): string {
+  return sql.trimEnd().split("\n").map((line) =>
+    line.length <= SHOWN_TEXT_CHARS
+      ? line
+      : `${
+        line.slice(0, SHOWN_TEXT_CHARS)
+      }… (${line.length} characters; --json FILE writes the whole script)`
+  ).join("\n");
 }
 
 /**
@@ -80,7 +98,7 @@ export function counterexampleText(r: Counterexample, db: string): string {
   return [
     `the queries differ on this database (found by ${r.strategy} after ${tried}, seed ${r.seed}, ${seconds}):`,
     "",
-    r.databaseSql!.trimEnd(),
+    scriptText(r.databaseSql!),
     "",
     rowsText("reference rows", r.referenceRows ?? []),
     rowsText("candidate rows", r.candidateRows ?? []),
@@ -101,7 +119,7 @@ export async function counterexampleCommand(
   options: CounterexampleCommandOptions,
 ): Promise<number> {
   checkOutputs({ "--json": options.json });
-  const result = await findCounterexample({
+  const result = await findCounterexampleIsolated({
     db: options.db,
     allowSuperuser: options.allowSuperuser === true,
     reference: options.reference,
@@ -111,14 +129,15 @@ export async function counterexampleCommand(
     seed: options.seed,
     budget: options.budget,
     timeLimit: options.timeLimit,
-  });
-  const json = `${JSON.stringify(counterexampleJson(result), valueReplacer, 2)}\n`;
-  if (options.json === "-") process.stdout.write(json);
+  }).finally(closeDefaultPool);
+  // Built only when asked for: a long BLOB in the rows is a long document.
+  const json = () => `${JSON.stringify(counterexampleJson(result), valueReplacer, 2)}\n`;
+  if (options.json === "-") process.stdout.write(json());
   else {
     process.stdout.write(counterexampleText(result, databaseName(options.db)));
     if (options.json !== undefined) {
       try {
-        fs.writeFileSync(options.json, json);
+        fs.writeFileSync(options.json, json());
       } catch (error) {
         const reason = error instanceof Error ? error.message : String(error);
         throw new UsageError(`--json ${options.json}: cannot write the file (${reason})`, {

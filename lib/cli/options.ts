@@ -69,6 +69,25 @@ export function collect(value: string, previous: string[] | undefined): string[]
   return [...(previous ?? []), value];
 }
 
+/**
+ * A parser for a number of megabytes above 0.
+ *
+ * @param value the option's text
+ * @returns the megabytes
+ * @example
+ * ```ts
+ * import { megabytes } from "./options.ts";
+ * megabytes("64"); // 64
+ * ```
+ */
+export function megabytes(value: string): number {
+  const n = Number(value);
+  if (!Number.isFinite(n) || n <= 0) {
+    throw new InvalidArgumentError(`expected megabytes above 0, e.g. 64, got "${value}"`);
+  }
+  return n;
+}
+
 function rate(value: string): number {
   const n = Number(value);
   if (value.trim() === "" || !Number.isFinite(n) || n < 0 || n > 1) {
@@ -84,6 +103,26 @@ export const ALLOW_SUPERUSER_OPTION: OptionSpec = {
   description:
     "with a postgres:// --db: accept a superuser login (or a member of pg_read_server_files, pg_write_server_files or pg_execute_server_program), whose SQL could read and write files and run programs on the database server; refused by default",
 };
+
+/** The limits of the SQL engines; `run` and `validate` take them. */
+export const SQL_LIMIT_OPTIONS: readonly OptionSpec[] = [
+  {
+    flags: "--max-result-mb <n>",
+    key: "maxResultMb",
+    description:
+      "largest value or result a SQL statement may give, in MB (each SQLite engine may use 8 times that, at least 256 MB)",
+    parse: megabytes,
+    default: 32,
+  },
+  {
+    flags: "--max-temp-mb <n>",
+    key: "maxTempMb",
+    description:
+      "most MB of temporary files the SQL engines may hold at once (sorts, temporary tables)",
+    parse: megabytes,
+    default: 2048,
+  },
+];
 
 /** The reports a finished run can be written as; `run`, `merge` and `report` take them all. */
 export const REPORT_OPTIONS: readonly OptionSpec[] = [
@@ -249,6 +288,7 @@ export const RUN_OPTIONS: readonly OptionSpec[] = [
     parse: Number,
     default: 300,
   },
+  ...SQL_LIMIT_OPTIONS,
   {
     flags: "--repeat <n>",
     key: "repeat",

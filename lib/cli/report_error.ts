@@ -9,6 +9,7 @@ import process from "node:process";
 import {
   CasesFileError,
   ConfigFileError,
+  PoolJobError,
   SelectorError,
   SqliteOpenError,
   SqliteQueryError,
@@ -25,7 +26,8 @@ import { hidePasswords } from "../databases/database_name.ts";
 export function reportError(error: unknown): number {
   const known = error instanceof UsageError || error instanceof SqliteOpenError ||
     error instanceof SelectorError || error instanceof CasesFileError ||
-    error instanceof SqliteQueryError || error instanceof ConfigFileError;
+    error instanceof SqliteQueryError || error instanceof ConfigFileError ||
+    error instanceof PoolJobError;
   // A URL's password never reaches the terminal, even quoted by a library's error.
   if (known) {
     process.stderr.write(`error: ${hidePasswords(error.message)}\n`);

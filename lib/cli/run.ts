@@ -46,6 +46,9 @@ import { type AgentOptions, checkAgentOptions, loadAgent } from "./_agent.ts";
 import { progressLine } from "./_progress.ts";
 import { humanStream } from "./_output.ts";
 import { parseScores, RunScores } from "./_scores.ts";
+import { closeDefaultPool, configureDefaultPool, defaultPool } from "../isolation/pool.ts";
+import { limitsForResultMb } from "../isolation/service.ts";
+import { sweepLeftovers } from "../isolation/temp_storage.ts";
 import type { RuleSpec } from "./_builtin_rules.ts";
 
 /** The options of `run`, as cli.ts parses them (lib/cli/options.ts lists them). */
@@ -67,6 +70,10 @@ export interface RunOptions extends AgentOptions, ReportOptions {
   readonly concurrency: number;
   readonly judgeConcurrency: number;
   readonly timeout?: number;
+  /** --max-result-mb: the largest value or result of a statement. */
+  readonly maxResultMb?: number;
+  /** --max-temp-mb: the most temporary files the engines hold at once. */
+  readonly maxTempMb?: number;
   readonly verbose?: boolean;
   readonly counterexamples?: boolean;
   readonly score?: string;
@@ -281,6 +288,21 @@ async function chooseCases(source: CaseSource, options: RunOptions, tags: string
   };
 }
 
+/** A word as a POSIX shell reads it back. */
+function shellWord(word: string): string {
+  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", "'\\''")}'`;
+}
+
+/**
+ * The command that finishes this run from its run file: the same
+ * arguments, and `--resume FILE` unless they have it.
+ */
+function resumeCommand(file: string): string {
+  const args = process.argv.slice(2);
+  const rest = args.includes("--resume") ? args : [...args, "--resume", file];
+  return ["dbagenteval", ...rest].map(shellWord).join(" ");
+}
+
 /**
  * Runs a cases file against an agent.
  *
@@ -297,6 +319,13 @@ export async function runCommand(file: string | undefined, options: RunOptions):
   checkOptions(options);
   const tags = parseTags(options.tags);
   const timeout = timeoutMs(options.timeout);
+  // SQL runs in the worker pool: two statements a case at most (the
+  // reference SQL and the agent's), under the engines' limits.
+  configureDefaultPool({
+    size: 2 * options.concurrency,
+    limits: limitsForResultMb(options.maxResultMb ?? 32, options.maxTempMb),
+  });
+  sweepLeftovers();
   // The cases are validated now and read again as the run takes them: only
   // their ids and tags are held (lib/eval/case_source.ts).
   const source = await CaseSource.open(file);
@@ -345,6 +374,15 @@ export async function runCommand(file: string | undefined, options: RunOptions):
   }
   const execute = reference?.execute;
   const databases = reference?.databases;
+  // The SQLite engines start before the cases, not inside their --timeout:
+  // one worker a case at once before the first case, and one more each
+  // (an agent's SQL-only answer runs beside the reference SQL) meanwhile.
+  if (reference?.database?.kind === "sqlite" || databases !== undefined) {
+    const cases = Math.min(options.concurrency, remaining);
+    const pool = defaultPool();
+    await pool.warm(cases, "sqlite");
+    void pool.warm(2 * cases, "sqlite").catch(() => {});
+  }
   let agent: ClosableAgent | undefined;
   let streamed: StreamedRun | undefined;
   try {
@@ -370,7 +408,9 @@ export async function runCommand(file: string | undefined, options: RunOptions):
       ...(rules !== undefined ? { rules } : {}),
       ...(judge !== undefined ? { judge } : {}),
       ...(timeout !== undefined ? { timeoutMs: timeout } : {}),
-      ...(options.agentDb !== undefined ? { agentDb: options.agentDb } : {}),
+      ...(options.agentDb !== undefined
+        ? { agentDb: options.agentDb, agentDbMaxGrowthBytes: (options.maxTempMb ?? 2048) * 2 ** 20 }
+        : {}),
       ...(counterexamples !== undefined ? { counterexamples } : {}),
       ...(reference?.database !== undefined ? { dialect: reference.database.dialect } : {}),
       ...(options.failFast === true ? { failFast: true } : {}),
@@ -396,6 +436,7 @@ export async function runCommand(file: string | undefined, options: RunOptions):
     let scored: Awaited<ReturnType<RunScores["score"]>> | undefined;
     const scoreRun = () =>
       runScores?.score({
+        timeoutMs: timeout,
         db: options.db,
         dbDir: options.dbDir,
         strictQuotes: options.strictQuotes,
@@ -426,6 +467,7 @@ export async function runCommand(file: string | undefined, options: RunOptions):
         target,
         readBack,
         resumed,
+        target === undefined ? undefined : resumeCommand(target),
       );
       const stream = streamed;
       const todo = stream.positions.map((p) => positions[p]!);
@@ -513,5 +555,6 @@ export async function runCommand(file: string | undefined, options: RunOptions):
     await databases?.close();
     (execute as { close?: () => void } | undefined)?.close?.();
     if (keepPg) await (await import("../counterexample/pg_given.ts")).keepPgEngines(false);
+    await closeDefaultPool();
   }
 }

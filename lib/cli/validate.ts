@@ -9,7 +9,9 @@
 import * as fs from "node:fs";
 import process from "node:process";
 import { isMap, isPair, isScalar, isSeq, LineCounter, parseDocument } from "yaml";
-import { CasesFileError } from "../errors.ts";
+import { CasesFileError, UsageError } from "../errors.ts";
+import { closeDefaultPool, configureDefaultPool } from "../isolation/pool.ts";
+import { limitsForResultMb } from "../isolation/service.ts";
 import { loadCases } from "../eval/cases.ts";
 import { openReferenceDatabase } from "../databases/registry.ts";
 
@@ -19,7 +21,15 @@ export interface ValidateOptions {
   readonly db?: string;
   /** With a postgres:// --db: accept a login with file or program rights on the server. */
   readonly allowSuperuser?: boolean;
+  /** Seconds each reference query may run (default 300, as `run`'s --timeout). */
+  readonly timeout?: number;
+  /** --max-result-mb and --max-temp-mb, as `run` takes them. */
+  readonly maxResultMb?: number;
+  readonly maxTempMb?: number;
 }
+
+/** `--timeout`'s default: `run`'s. */
+const DEFAULT_TIMEOUT_S = 300;
 
 /** The line of each case's reference_sql in the file, by case index. */
 function referenceLines(file: string): (number | undefined)[] {
@@ -71,9 +81,19 @@ export async function validateCommand(
     process.stdout.write(`${file}: ${cases.length} case(s) OK\n`);
     return 0;
   }
+  const seconds = options.timeout ?? DEFAULT_TIMEOUT_S;
+  if (!Number.isFinite(seconds) || seconds <= 0) {
+    throw new UsageError(`--timeout: expected a number of seconds above 0, e.g. 30`);
+  }
+  // Each query runs in a worker of the pool, under the deadline and the engines' limits.
+  configureDefaultPool({
+    size: 1,
+    limits: limitsForResultMb(options.maxResultMb ?? 32, options.maxTempMb),
+  });
   // A missing or broken database, an unreachable server: a usage error, before any query.
   const db = await openReferenceDatabase(options.db, {
     allowSuperuser: options.allowSuperuser === true,
+    statementTimeoutMs: seconds * 1000,
   });
   try {
     const lines = referenceLines(file);
@@ -109,5 +129,6 @@ export async function validateCommand(
     return 0;
   } finally {
     await db.close();
+    await closeDefaultPool();
   }
 }

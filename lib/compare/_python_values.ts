@@ -7,6 +7,7 @@
  * @module
  */
 import type { StoredValue } from "./stored.ts";
+import { bytesHex } from "../sqlite/value.ts";
 
 /**
  * A key equal for two values exactly when Python's `==` says they are equal
@@ -23,7 +24,7 @@ export function pyKey(v: StoredValue): string {
     return Number.isInteger(v) ? `i${BigInt(v)}` : `f${v}`;
   }
   if (typeof v === "string") return `s${v}`;
-  return `b${Array.from(v, (b) => b.toString(16).padStart(2, "0")).join("")}`;
+  return `b${bytesHex(v)}`;
 }
 
 /**
@@ -60,20 +61,40 @@ export function pyFloatRepr(x: number): string {
   return `${sign}${m}e${exp < 0 ? "-" : "+"}${String(Math.abs(exp)).padStart(2, "0")}`;
 }
 
+/** Each byte as Python's bytes repr writes it between single quotes (the quote itself apart). */
+const BYTE_REPR: readonly string[] = Array.from(
+  { length: 256 },
+  (_, c) =>
+    c === 0x5c
+      ? "\\\\"
+      : c === 0x09
+      ? "\\t"
+      : c === 0x0a
+      ? "\\n"
+      : c === 0x0d
+      ? "\\r"
+      : c < 0x20 || c >= 0x7f
+      ? `\\x${c.toString(16).padStart(2, "0")}`
+      : String.fromCharCode(c),
+);
+
 function pyBytesRepr(b: Uint8Array): string {
   const hasSingle = b.includes(0x27);
   const quote = hasSingle && !b.includes(0x22) ? '"' : "'";
-  let out = "";
-  for (const c of b) {
-    if (c === 0x5c) out += "\\\\";
-    else if (c === 0x09) out += "\\t";
-    else if (c === 0x0a) out += "\\n";
-    else if (c === 0x0d) out += "\\r";
-    else if (c === quote.charCodeAt(0)) out += `\\${quote}`;
-    else if (c < 0x20 || c >= 0x7f) out += `\\x${c.toString(16).padStart(2, "0")}`;
-    else out += String.fromCharCode(c);
+  const code = quote.charCodeAt(0);
+  // Joined a chunk at a time: a 10 MB BLOB is one 40 MB string, not a rope
+  // of ten million pieces.
+  const parts: string[] = [];
+  for (let at = 0; at < b.length; at += 65536) {
+    const chunk: string[] = [];
+    const end = Math.min(b.length, at + 65536);
+    for (let i = at; i < end; i++) {
+      const c = b[i]!;
+      chunk.push(c === code ? `\\${quote}` : BYTE_REPR[c]!);
+    }
+    parts.push(chunk.join(""));
   }
-  return `b${quote}${out}${quote}`;
+  return `b${quote}${parts.join("")}${quote}`;
 }
 
 /**

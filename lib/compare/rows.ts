@@ -37,6 +37,7 @@
  *
  * @module
  */
+import { bytesHex } from "../sqlite/value.ts";
 import { isRowSet, type RowSet, toRowSet } from "../row_set.ts";
 import { normalizeNumber } from "./normalize.ts";
 import { sameMultiset } from "./_multiset.ts";
@@ -92,7 +93,7 @@ export function cellKey(value: unknown, precision: number): string {
   const n = normalizeNumber(value, precision);
   if (n !== null) return `n${n}`;
   if (typeof value === "string") return `t${value}`;
-  if (value instanceof Uint8Array) return `b${Array.from(value).join(",")}`;
+  if (value instanceof Uint8Array) return `b${bytesHex(value)}`;
   if (value instanceof Date) return `t${value.toISOString()}`;
   if (Array.isArray(value)) return `a[${value.map((v) => cellKey(v, precision)).join("\u0001")}]`;
   if (typeof value === "object") {

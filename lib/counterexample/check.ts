@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { findCounterexample } from "./search.ts";
+import { findCounterexampleIsolated } from "./isolated.ts";
 import {
   Check,
   type CheckContext,
@@ -90,7 +90,7 @@ export class CounterexampleCheck extends Check {
     const stage = trace.lastOf("generate")?.name ?? "generate";
     let found;
     try {
-      found = await findCounterexample({
+      found = await findCounterexampleIsolated({
         db: this.#settings.db,
         allowSuperuser: this.#settings.allowSuperuser,
         ...queries,

@@ -198,7 +198,8 @@ function fingerprint(candidate: Candidate): string {
  *
  * @param options the database, the two queries, and the search's bounds
  * @returns what was found
- * @throws {UsageError} for a bad option or a query that writes
+ * @throws {UsageError} for a bad option, a query that writes, or when no
+ * database tried could run both queries
  * @throws {SqliteQueryError} for a query that does not compile on the database
  * @example
  * ```ts
@@ -298,6 +299,7 @@ export async function findCounterexample(options: CounterexampleOptions): Promis
       });
       const seen = new Set<string>();
       let tried = 0;
+      let compared = 0;
       let made = 0;
       // A strategy may make a database already tried; those are skipped,
       // and do not count, up to a bound so a search always ends.
@@ -311,6 +313,7 @@ export async function findCounterexample(options: CounterexampleOptions): Promis
         seen.add(key);
         tried++;
         const r = await sandbox.run(candidate, queries);
+        if (r !== null) compared++;
         if (r === null || !differs(r.outcome, comparison)) continue;
         const confirmed = await confirm(r.outcome.database);
         if (confirmed === null) continue;
@@ -340,6 +343,12 @@ export async function findCounterexample(options: CounterexampleOptions): Promis
           seed,
           seconds: (performance.now() - started) / 1000,
         };
+      }
+      // Not one database ran both queries: that is no evidence of anything.
+      if (compared === 0 && tried > 0) {
+        throw new UsageError(
+          `no database the search built could run both queries (${tried} tried): the candidate or the reference fails, or runs past its share of the time, on every one of them`,
+        );
       }
       return { found: false, tried, seed, seconds: (performance.now() - started) / 1000 };
     } finally {

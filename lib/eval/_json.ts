@@ -5,9 +5,14 @@
  *
  * @module
  */
+import { shownBlob, shownText } from "../sqlite/shown_value.ts";
 
 /**
- * Formats a value as compact JSON text.
+ * Formats a value as compact JSON text. Long values are shown, not dumped
+ * (lib/sqlite/shown_value.ts): a long BLOB as its first bytes, its size
+ * and the start of its SHA-256 (`"x'00ff…' (10000000 bytes, sha256
+ * 1a2b3c4d5e6f)"`), a long TEXT the same way, so a FAIL line, a report and
+ * a run file stay readable and small whatever a query returned.
  *
  * @param value any value
  * @returns the text
@@ -15,11 +20,8 @@
 export function jsonText(value: unknown): string {
   if (value === undefined) return "null";
   if (typeof value === "bigint") return value.toString();
-  if (value instanceof Uint8Array) {
-    return JSON.stringify(
-      `x'${Array.from(value, (b) => b.toString(16).padStart(2, "0")).join("")}'`,
-    );
-  }
+  if (value instanceof Uint8Array) return JSON.stringify(shownBlob(value));
+  if (typeof value === "string") return JSON.stringify(shownText(value));
   if (Array.isArray(value)) return `[${value.map(jsonText).join(",")}]`;
   if (value !== null && typeof value === "object") {
     if (value instanceof Date) return JSON.stringify(value.toISOString());

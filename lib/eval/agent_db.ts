@@ -8,9 +8,9 @@
  * @module
  */
 import * as fs from "node:fs";
-import process from "node:process";
-import * as os from "node:os";
 import * as path from "node:path";
+import { DEFAULT_LIMITS } from "../isolation/service.ts";
+import { makeTempDir } from "../isolation/temp_storage.ts";
 import { streamSqliteDiff } from "../diff/diff_sqlite.ts";
 import type { DiffListener } from "../diff/listener.ts";
 import { watchSelectors } from "../../selector/explain.ts";
@@ -58,54 +58,41 @@ export interface AgentDbCopy {
  */
 export function copyAgentDb(source: string): AgentDbCopy {
   checkSqliteFile(source);
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "dbagenteval-agent-db-"));
-  trackTempDir(dir);
-  const dbPath = path.join(dir, path.basename(source));
+  // lib/isolation owns the folder: removed by dispose(), at exit, on a
+  // signal, and by the next run's sweep if this process is killed outright.
+  const dir = makeTempDir("agent-db");
+  const dbPath = path.join(dir.path, path.basename(source));
   try {
     fs.copyFileSync(source, dbPath);
     // SQLite keeps the -wal beside the real file, not beside a symlink to it.
     const wal = `${realPath(source)}-wal`;
     if (fs.existsSync(wal) && fs.statSync(wal).size > 0) fs.copyFileSync(wal, `${dbPath}-wal`);
   } catch (e) {
-    removeTempDir(dir);
+    dir.dispose();
     throw e;
   }
-  return { dbPath, dispose: () => removeTempDir(dir) };
+  return { dbPath, dispose: () => dir.dispose() };
 }
 
-// The copies not yet disposed of: removed however the process ends (exit,
-// or SIGINT, SIGTERM, SIGHUP, which would otherwise end it at once), so a
-// run stopped mid-case leaves no dbagenteval-agent-db-* folder behind.
-const liveDirs = new Set<string>();
-const SIGNALS = ["SIGINT", "SIGTERM", "SIGHUP"] as const;
-let hooked = false;
-
-function removeTempDir(dir: string): void {
-  liveDirs.delete(dir);
-  fs.rmSync(dir, { recursive: true, force: true });
-}
-
-function removeAll(): void {
-  for (const dir of [...liveDirs]) removeTempDir(dir);
-}
-
-function onSignal(signal: NodeJS.Signals): void {
-  removeAll();
-  // Alone, die of the signal as the process would have; else the other
-  // handlers (the --agent-cmd workers') end the process.
-  if (process.listenerCount(signal) === 1) {
-    for (const s of SIGNALS) process.off(s, onSignal);
-    process.kill(process.pid, signal);
+/** Bytes of the files in a folder (the copy, its -wal, -journal, -shm). */
+function folderBytes(dir: string): number {
+  let n = 0;
+  try {
+    for (const name of fs.readdirSync(dir)) {
+      try {
+        n += fs.statSync(path.join(dir, name)).size;
+      } catch {
+        // removed meanwhile
+      }
+    }
+  } catch {
+    // the folder is gone
   }
+  return n;
 }
 
-function trackTempDir(dir: string): void {
-  liveDirs.add(dir);
-  if (hooked) return;
-  hooked = true;
-  process.on("exit", removeAll);
-  for (const s of SIGNALS) process.on(s, onSignal);
-}
+/** How often a case's copy is measured while its agent runs. */
+const WATCH_MS = 250;
 
 /**
  * The per-case setup behind `--agent-db`: a fresh copy of `source` for the
@@ -118,6 +105,7 @@ function trackTempDir(dir: string): void {
  *
  * @param source the original database; it is only read
  * @param watched more selectors to ask while diffing (e.g. db_change checks' own)
+ * @param maxGrowthBytes how much the agent may add to its copy (`--max-temp-mb`)
  * @returns the setup, for runSuite's or runCase's `setup` option
  * @example
  * ```ts
@@ -128,12 +116,37 @@ function trackTempDir(dir: string): void {
 export function agentDbSetup(
   source: string,
   watched: (testCase: TestCase) => readonly unknown[] = () => [],
+  maxGrowthBytes: number = DEFAULT_LIMITS.tempBytes,
 ): CaseSetup {
   return (testCase: TestCase): Promise<CaseSession> => {
     const copy = copyAgentDb(source);
+    // The agent may write to its copy, not fill the disk: past the cap the
+    // case stops (its agent with it) and is an ERROR.
+    const folder = path.dirname(copy.dbPath);
+    const most = folderBytes(folder) + maxGrowthBytes;
+    const over = new AbortController();
+    const watch = setInterval(() => {
+      const now = folderBytes(folder);
+      if (now <= most) return;
+      clearInterval(watch);
+      over.abort(
+        new Error(
+          `the agent's copy of "${source}" grew to ${Math.round(now / 2 ** 20)} MB, ${
+            Math.round(maxGrowthBytes / 2 ** 20)
+          } MB past the original (--max-temp-mb)`,
+        ),
+      );
+    }, WATCH_MS);
+    (watch as { unref?: () => void }).unref?.();
     return Promise.resolve({
       context: { dbPath: copy.dbPath },
+      signal: over.signal,
       async finish() {
+        clearInterval(watch);
+        if (over.signal.aborted) {
+          copy.dispose();
+          return;
+        }
         try {
           // The case's selectors are asked while the diff runs, so they read
           // every row change, not only the ones the diff keeps.

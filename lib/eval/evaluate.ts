@@ -14,7 +14,7 @@ import { jsonText } from "./_json.ts";
 import { Scorecard } from "./scorecard.ts";
 import { type Row, type StageInput, Trace } from "./trace.ts";
 import { type Agent, type AgentContext, readRows, toTrace } from "./agent.ts";
-import { AgentError, UsageError } from "../errors.ts";
+import { AgentError, SqliteQueryError, UsageError } from "../errors.ts";
 import { agentDbSetup } from "./agent_db.ts";
 import { type CounterexampleSettings, registeredChecks } from "./check_sources.ts";
 
@@ -211,9 +211,14 @@ function isTestCase(value: TestCase | CaseInput): value is TestCase {
 /**
  * Runs SQL on your database and returns the rows as a list of objects, or as
  * `{ columns, rows }` with each row a list of values in column order (which
- * keeps two columns of the same name), or a Promise of either.
+ * keeps two columns of the same name), or a Promise of either. The harness
+ * passes a second argument an executor may use or ignore: `signal`, aborted
+ * when the case has timed out, and `timeoutMs`, the time the statement has.
  */
-export type Executor = (sql: string) => unknown;
+export type Executor = (
+  sql: string,
+  options?: { readonly signal?: AbortSignal; readonly timeoutMs?: number | undefined },
+) => unknown;
 
 /**
  * Per-case work around the agent call, e.g. a fresh database copy (--agent-db).
@@ -239,6 +244,12 @@ export type Executor = (sql: string) => unknown;
 export interface CaseSession {
   /** What the agent gets as its second argument. */
   readonly context: AgentContext;
+  /**
+   * Aborted when the session must end the case early (its database copy
+   * grew past its cap): the agent is stopped and the case is an ERROR with
+   * the signal's reason.
+   */
+  readonly signal?: AbortSignal | undefined;
   /**
    * Called after the agent finished (or failed); may return the database
    * diff, and the answers of selectors asked while it ran (see
@@ -309,6 +320,11 @@ export interface RunCaseOptions {
    * checks read the diff of the copy (--agent-db). Used when `setup` is not given.
    */
   readonly agentDb?: string | undefined;
+  /**
+   * With `agentDb`: how many bytes an agent may add to its copy before its
+   * case stops as an ERROR (`--max-temp-mb`). Default 2 GB.
+   */
+  readonly agentDbMaxGrowthBytes?: number | undefined;
   /** Search for a database on which the agent's SQL is wrong (run --counterexamples). */
   readonly counterexamples?: CounterexampleSettings | undefined;
   /**
@@ -325,18 +341,49 @@ export interface RunCaseOptions {
 }
 
 const TIMED_OUT = Symbol("timed out");
+const STOPPED = Symbol("stopped by the case's session");
+
+/** How much longer than its deadline an executor's statement is waited for. */
+const LATE_MS = 2000;
+
+/**
+ * The reference SQL's own deadline: a moment before the case's, so that
+ * what it fails with (its result is too large, say) is what the case says,
+ * not the case's time running out at the same instant.
+ */
+function referenceMs(caseMs: number | undefined): number | undefined {
+  return caseMs === undefined ? undefined : Math.max(1, caseMs - Math.min(200, caseMs / 10));
+}
+
+/** The agent's answer as a trace, its SQL-only answer run; or why there is none. */
+interface Traced {
+  readonly trace?: Trace;
+  /** Why the answer is not a trace (undefined: the agent raised, said elsewhere). */
+  readonly error?: string | undefined;
+}
 
 /** Races a promise with a timer that is always cleared. */
-async function within<T>(work: Promise<T>, ms: number | undefined): Promise<T | typeof TIMED_OUT> {
-  if (ms === undefined) return work;
+async function within<T>(
+  work: Promise<T>,
+  ms: number | undefined,
+  signal?: AbortSignal,
+): Promise<T | typeof TIMED_OUT | typeof STOPPED> {
+  if (ms === undefined && signal === undefined) return work;
   let timer: ReturnType<typeof setTimeout> | undefined;
-  const late = new Promise<typeof TIMED_OUT>((resolve) => {
-    timer = setTimeout(() => resolve(TIMED_OUT), ms);
+  let onAbort: (() => void) | undefined;
+  const late = new Promise<typeof TIMED_OUT | typeof STOPPED>((resolve) => {
+    if (ms !== undefined) timer = setTimeout(() => resolve(TIMED_OUT), ms);
+    if (signal !== undefined) {
+      onAbort = () => resolve(STOPPED);
+      if (signal.aborted) onAbort();
+      else signal.addEventListener("abort", onAbort, { once: true });
+    }
   });
   try {
     return await Promise.race([work, late]);
   } finally {
     clearTimeout(timer);
+    if (onAbort !== undefined) signal?.removeEventListener("abort", onAbort);
   }
 }
 
@@ -414,12 +461,17 @@ export async function runCase(
     (options.agentDb === undefined ? undefined : agentDbSetup(
       options.agentDb,
       (c) => (options.rules ?? []).flatMap((r) => watchedBy(r, c)),
+      options.agentDbMaxGrowthBytes,
     ));
   const session = setup === undefined ? undefined : await attempt(() => setup(testCase));
   if (session !== undefined && !session.ok) {
     return errorCard(`the case setup failed: ${raised(session.error)}`);
   }
+  // The agent is stopped only if it has not answered: an agent that has
+  // (a subprocess that is ready for the next case) is not killed because
+  // the reference SQL ran out of time. The case's SQL has its own signal.
   const stop = new AbortController();
+  const stopSql = new AbortController();
   const context: AgentContext = {
     caseId: testCase.id,
     tags: testCase.tags,
@@ -431,18 +483,54 @@ export async function runCase(
 
   let agentDone = false;
   const answer = attempt(() => agent(testCase.question, context)).finally(() => agentDone = true);
+  // An answer that is only SQL runs as soon as the agent gives it, beside
+  // the reference SQL: both get what is left of the case's time, and each
+  // statement's own deadline ends it (the agent's SQL failing is the
+  // agent's FAIL, not the case's time running out).
+  const traced = answer.then(async (outcome): Promise<Traced> => {
+    if (!outcome.ok) return { error: undefined };
+    let trace: Trace;
+    try {
+      trace = toTrace(testCase.question, outcome.value);
+    } catch (e) {
+      return { error: message(e) };
+    }
+    if (execute === undefined) return { trace };
+    const left = options.timeoutMs === undefined
+      ? undefined
+      : Math.max(1, options.timeoutMs - (performance.now() - started));
+    return {
+      trace: await runAgentSql(trace, execute, {
+        left,
+        caseMs: options.timeoutMs,
+        signal: stopSql.signal,
+      }),
+    };
+  });
+  let referenceDone = false;
   const reference = sql === undefined || execute === undefined
     ? Promise.resolve(undefined)
-    : attempt(() => execute(sql));
-  const both = await within(Promise.all([answer, reference]), options.timeoutMs);
-  const who = agentDone ? "the reference SQL" : "the agent";
+    : attempt(() =>
+      execute(sql, { signal: stopSql.signal, timeoutMs: referenceMs(options.timeoutMs) })
+    )
+      .finally(() => referenceDone = true);
+  const sessionStop = session?.value.signal;
+  const both = await within(Promise.all([answer, reference]), options.timeoutMs, sessionStop);
+  const who = !agentDone ? "the agent" : !referenceDone ? "the reference SQL" : "the agent";
   let stopped = "";
+  if (both === STOPPED) {
+    stopSql.abort(sessionStop?.reason);
+    if (!agentDone) stop.abort(sessionStop?.reason);
+    await attempt(() => session!.value.finish());
+    return errorCard(message(sessionStop?.reason));
+  }
   if (both === TIMED_OUT) {
     // Tells an agent that can stop (a subprocess, an HTTP request) to stop,
     // and keeps what it says when it does (a subprocess's last stderr lines).
-    stop.abort(new Error("the case timed out"));
+    stopSql.abort(new Error("the case timed out"));
+    if (!agentDone) stop.abort(new Error("the case timed out"));
     const last = await within(answer, 100);
-    if (last !== TIMED_OUT && !last.ok && last.error instanceof AgentError) {
+    if (typeof last !== "symbol" && !last.ok && last.error instanceof AgentError) {
       stopped = `\n${last.error.message}`;
     }
   }
@@ -462,22 +550,23 @@ export async function runCase(
       error instanceof AgentError ? error.message : `agent raised: ${raised(error)}`,
     );
   }
-  let trace: Trace;
-  try {
-    trace = toTrace(testCase.question, agentOutcome.value);
-  } catch (e) {
-    return errorCard(message(e));
-  }
-  if (execute !== undefined) {
-    const left = options.timeoutMs === undefined
-      ? undefined
-      : Math.max(1, options.timeoutMs - (performance.now() - started));
-    trace = await runAgentSql(trace, execute, left);
-  }
+  const t = await traced;
+  if (t.trace === undefined) return errorCard(t.error ?? "the agent gave no trace");
+  const trace = t.trace;
   let referenceRows: Row[] | undefined;
   let referenceColumns: readonly string[] | undefined;
   let error: string | undefined;
   if (referenceOutcome !== undefined) {
+    const e = referenceOutcome.ok ? undefined : referenceOutcome.error;
+    if (
+      e instanceof SqliteQueryError && e.code === 9 && options.timeoutMs !== undefined &&
+      /did not finish within/.test(e.message)
+    ) {
+      // Its deadline was the case's, a moment early: the case ran out of time.
+      return errorCard(
+        `timed out after ${seconds(options.timeoutMs)}: the reference SQL did not finish`,
+      );
+    }
     if (!referenceOutcome.ok) {
       error = `the reference SQL failed to run: ${raised(referenceOutcome.error)}`;
     } else {
@@ -574,7 +663,13 @@ export function checkQuestion(
 async function runAgentSql(
   trace: Trace,
   execute: Executor,
-  timeoutMs: number | undefined,
+  limits: {
+    /** What is left of the case's time. */
+    readonly left: number | undefined;
+    /** The case's time (--timeout), for the message. */
+    readonly caseMs: number | undefined;
+    readonly signal: AbortSignal;
+  },
 ): Promise<Trace> {
   if (trace.lastOf("execute") !== undefined || trace.lastOf("answer") !== undefined) return trace;
   const generate = trace.lastOf("generate");
@@ -582,15 +677,25 @@ async function runAgentSql(
   if (generate === undefined || typeof sql !== "string" || generate.error !== undefined) {
     return trace;
   }
-  const ran = await within(attempt(() => execute(sql)), timeoutMs);
+  // The statement stops itself at its deadline (the SQLite executor's pool);
+  // an executor that cannot is raced, a moment longer.
+  const ran = await within(
+    attempt(() => execute(sql, { signal: limits.signal, timeoutMs: limits.left })),
+    limits.left === undefined ? undefined : limits.left + LATE_MS,
+  );
+  const late = `the agent's SQL did not finish within ${seconds(limits.caseMs ?? 0)} (--timeout)`;
   let stage: StageInput;
-  if (ran === TIMED_OUT) {
+  if (typeof ran === "symbol") {
+    stage = { kind: "execute", error: late };
+  } else if (!ran.ok) {
+    const e = ran.error;
     stage = {
       kind: "execute",
-      error: `the agent's SQL did not finish within ${seconds(timeoutMs!)} (--timeout)`,
+      error: e instanceof SqliteQueryError && e.code === 9 && limits.left !== undefined &&
+          /did not finish within/.test(e.message)
+        ? late
+        : message(e),
     };
-  } else if (!ran.ok) {
-    stage = { kind: "execute", error: message(ran.error) };
   } else {
     try {
       const read = readRows(ran.value, "the executor's rows");

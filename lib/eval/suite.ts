@@ -412,6 +412,7 @@ export async function runCaseFeed(
     timeoutMs: options.timeoutMs,
     setup: options.setup,
     agentDb: options.agentDb,
+    agentDbMaxGrowthBytes: options.agentDbMaxGrowthBytes,
     counterexamples: options.counterexamples,
     dialect: options.dialect,
     strictColumns: options.strictColumns,

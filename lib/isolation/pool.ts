@@ -147,6 +147,8 @@ interface Slot {
   gone: boolean;
   /** The worker said it can take jobs: deadlines are counted from then. */
   ready: boolean;
+  /** Services being loaded ahead of jobs (warm), by message id. */
+  readonly loading: Map<number, () => void>;
 }
 
 const KEYS_REMEMBERED = 16;
@@ -224,6 +226,43 @@ export class WorkerPool {
     });
   }
 
+  /**
+   * Starts workers ahead of their first jobs, so that no job's deadline
+   * pays for a thread's start: up to `workers` of them (at most the pool's
+   * size), each with `service` loaded (its `warm` operation).
+   *
+   * @param workers how many
+   * @param service the service to load in each
+   * @returns when they are ready
+   */
+  async warm(workers: number, service: ServiceName): Promise<void> {
+    const loads: Promise<void>[] = [];
+    const want = Math.min(this.#size, workers);
+    for (let i = this.#slots.filter((s) => !s.gone).length; i < want; i++) {
+      const slot = this.#spawn();
+      if (slot === undefined) break;
+      loads.push(this.#load(slot, service));
+    }
+    await Promise.all(loads);
+  }
+
+  /**
+   * Loads a service in a worker without holding it: a job may be sent to
+   * it meanwhile, and runs once the thread is up.
+   */
+  #load(slot: Slot, service: ServiceName): Promise<void> {
+    return new Promise<void>((resolve) => {
+      const id = this.#nextId++;
+      slot.loading.set(id, () => {
+        if (slot.running === undefined && slot.loading.size === 0) slot.worker.unref();
+        resolve();
+      });
+      // Referenced while it loads: a command awaiting it must not end meanwhile.
+      slot.worker.ref();
+      slot.worker.postMessage({ id, service, op: "warm", args: null } satisfies JobMessage);
+    });
+  }
+
   /** What the pool has done so far. */
   stats(): PoolStats {
     const live = this.#slots.filter((s) => !s.gone);
@@ -249,6 +288,8 @@ export class WorkerPool {
     }
     const ending: Promise<unknown>[] = [];
     for (const slot of this.#slots.splice(0)) {
+      for (const loaded of slot.loading.values()) loaded();
+      slot.loading.clear();
       const r = slot.running;
       slot.running = undefined;
       slot.gone = true;
@@ -296,6 +337,7 @@ export class WorkerPool {
       running: undefined,
       gone: false,
       ready: false,
+      loading: new Map(),
     };
     worker.on("message", (m: ReplyMessage | ReadyMessage) => {
       if ("ready" in m) {
@@ -383,9 +425,26 @@ export class WorkerPool {
         : new PoolJobError("cancelled", `cancelled, and did not stop within ${seconds}`),
     );
     this.#dispatch();
+    this.#replace(r.job.service);
+  }
+
+  /**
+   * A worker given up or retired: its place is taken at once, with the
+   * service loaded, so the next job does not wait for a thread to start.
+   */
+  #replace(service: ServiceName): void {
+    if (this.#closed || this.#queue.length > 0) return;
+    const slot = this.#spawn();
+    if (slot !== undefined) void this.#load(slot, service);
   }
 
   #reply(slot: Slot, m: ReplyMessage): void {
+    const loaded = slot.loading.get(m.id);
+    if (loaded !== undefined) {
+      slot.loading.delete(m.id);
+      loaded();
+      return;
+    }
     const r = slot.running;
     if (r === undefined || r.id !== m.id) return;
     slot.running = undefined;
@@ -394,15 +453,18 @@ export class WorkerPool {
       this.#retired++;
       this.#remove(slot);
       void slot.worker.terminate().catch(() => {});
-    } else slot.worker.unref();
+    } else if (slot.loading.size === 0) slot.worker.unref();
     if (m.ok) r.resolve(m.value);
     else r.reject(errorFromWire(m.error));
     this.#dispatch();
+    if (m.retire) this.#replace(r.job.service);
   }
 
   #lost(slot: Slot, why: string): void {
     if (slot.gone) return;
     this.#remove(slot);
+    for (const loaded of slot.loading.values()) loaded();
+    slot.loading.clear();
     const r = slot.running;
     slot.running = undefined;
     if (r !== undefined) {

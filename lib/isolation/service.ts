@@ -9,7 +9,8 @@
  * `counterexample` (lib/counterexample/pool_service.ts: a whole search).
  * Adding one is one module exporting `service`, one name in
  * {@link ServiceName}, and one line in worker.ts's table (a missing line
- * does not compile).
+ * does not compile). Every service takes the operation `warm`: load what
+ * its jobs need, so a worker started ahead of them is ready.
  *
  * @module
  */
@@ -70,6 +71,7 @@ export const DEFAULT_LIMITS: EngineLimits = {
  * the memory per engine is 8 times that, at least the default.
  *
  * @param mb the largest result and value, in MB
+ * @param tempMb the most temporary files at once, in MB (`--max-temp-mb`)
  * @returns the limits
  * @example
  * ```ts
@@ -77,11 +79,11 @@ export const DEFAULT_LIMITS: EngineLimits = {
  * limitsForResultMb(100).memoryBytes / 2 ** 20; // 800
  * ```
  */
-export function limitsForResultMb(mb: number): EngineLimits {
+export function limitsForResultMb(mb: number, tempMb?: number): EngineLimits {
   return {
-    ...DEFAULT_LIMITS,
     resultBytes: Math.round(mb * MB),
     memoryBytes: Math.max(DEFAULT_LIMITS.memoryBytes, Math.round(8 * mb * MB)),
+    tempBytes: tempMb === undefined ? DEFAULT_LIMITS.tempBytes : Math.round(tempMb * MB),
   };
 }
 

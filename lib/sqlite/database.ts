@@ -9,7 +9,7 @@ import { SqliteOpenError, SqliteQueryError } from "../errors.ts";
 import { installReadOnlyVfs, READ_ONLY_VFS, withPageOne } from "./file_vfs.ts";
 import { checkSqliteFile, hotJournalError } from "./file_check.ts";
 import { loadSqlite, type Ptr, type Sqlite } from "./_wasm.ts";
-import { guardConnection } from "./guard.ts";
+import { guardConnection, onStepStart } from "./guard.ts";
 import { type SqliteParams, Statement } from "./statement.ts";
 import type { SqliteRow } from "./value.ts";
 
@@ -157,6 +157,7 @@ export class Database {
    * @param sql the statements
    */
   exec(sql: string): void {
+    onStepStart?.();
     try {
       this.#db.exec(sql);
     } catch (e) {

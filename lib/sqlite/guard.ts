@@ -53,6 +53,30 @@ const SQLITE_DBCONFIG_DEFENSIVE = 1010;
 
 let current: EngineGuard | undefined;
 let job: Pick<JobContext, "stopRequested"> | undefined;
+let stepLimitMs = Infinity;
+let stepStarted = 0;
+
+/**
+ * Called by `Statement.step()` as each step starts, only in a thread with a
+ * limit per step (undefined elsewhere, so the diff's hot loops pay nothing).
+ */
+export let onStepStart: (() => void) | undefined;
+
+/**
+ * Limits each `sqlite3_step` call this thread makes to `ms` milliseconds
+ * (Infinity for none), beside the job's deadline: a search that tries many
+ * databases gives up on one statement that runs away and goes on.
+ *
+ * @param ms the most milliseconds a step may take
+ */
+export function limitSteps(ms: number): void {
+  stepLimitMs = ms;
+  onStepStart = Number.isFinite(ms)
+    ? () => {
+      stepStarted = performance.now();
+    }
+    : undefined;
+}
 
 /**
  * Guards every connection this thread opens from now on (call it before
@@ -85,7 +109,9 @@ export function guardJob(context: Pick<JobContext, "limits" | "stopRequested">):
   guardEngine({
     maxValueBytes: context.limits.resultBytes,
     memoryBytes: context.limits.memoryBytes,
-    stop: () => job?.stopRequested() ?? false,
+    stop: () =>
+      (job?.stopRequested() ?? false) ||
+      (stepLimitMs !== Infinity && performance.now() - stepStarted > stepLimitMs),
   });
 }
 

@@ -17,7 +17,8 @@
  *
  * A result is kept up to the limit of result bytes (8 per number or NULL,
  * a TEXT's or BLOB's length, plus 8 per value); past it the rows are only
- * counted, and the job fails with the exact count.
+ * counted (for half the time the statement has left at most), and the job
+ * fails with the count: exact, or "at least N" when the counting stopped.
  *
  * @module
  */
@@ -249,9 +250,15 @@ async function query(args: QueryArgs, context: JobContext): Promise<QueryReply> 
             counted ? "" : "at least "
           }${rows} rows of ${n} column(s)); --max-result-mb raises the limit`,
         );
+      // Past the limit the rows are only counted, for half the time left
+      // at most: the size is the answer, and it must not lose to the deadline.
+      let countUntil = Infinity;
       while (stepCounting(stmt, () => bytes > limit, tooLarge)) {
         rows++;
-        if (bytes > limit) continue;
+        if (bytes > limit) {
+          if (performance.now() > countUntil) throw tooLarge(false);
+          continue;
+        }
         for (let i = 0; i < n; i++) {
           let v: SqliteValue | bigint = stmt.value(i);
           if (typeof v === "number") {
@@ -262,10 +269,18 @@ async function query(args: QueryArgs, context: JobContext): Promise<QueryReply> 
           else bytes += 16;
           values.push(v);
         }
-        // Past the limit the rows are only counted: drop what was kept.
-        if (bytes > limit) values.length = 0;
+        if (bytes > limit) {
+          values.length = 0;
+          const now = performance.now();
+          countUntil = now + Math.max(0, Math.min(context.deadline, 1e15) - now) / 2;
+        }
       }
       if (bytes > limit) throw tooLarge(true);
+      // One long step that no progress handler saw may end past the
+      // deadline: its answer is late all the same.
+      if (context.stopRequested()) {
+        throw new SqliteQueryError(args.sql, SQLITE_INTERRUPT, context.stopReason()!);
+      }
       return { columns, values };
     } finally {
       stmt.finalize();
@@ -283,9 +298,44 @@ async function query(args: QueryArgs, context: JobContext): Promise<QueryReply> 
 }
 
 /**
- * The service: `query` ({@link QueryArgs} to {@link QueryReply}) and
- * `check` (opens the database, so a missing or damaged file fails before
- * any case).
+ * Runs one statement we did not write as the `query` operation does (the
+ * worker's guarded connection, the authorizer, the limits), for other
+ * services of the same worker.
+ *
+ * @param args the file and the statement
+ * @param context the job it runs for
+ * @param withinMs the statement's own deadline, sooner than the job's
+ * @returns the columns and values
+ */
+export async function runUntrusted(
+  args: QueryArgs,
+  context: JobContext,
+  withinMs: number = Infinity,
+): Promise<QueryReply> {
+  const deadline = Math.min(context.deadline, performance.now() + withinMs);
+  let reason: "deadline" | "cancelled" | undefined;
+  const bounded: JobContext = {
+    ...context,
+    deadline,
+    stopRequested: () => {
+      if (reason === undefined && context.stopRequested()) reason = context.stopReason();
+      if (reason === undefined && performance.now() > deadline) reason = "deadline";
+      return reason !== undefined;
+    },
+    stopReason: () => reason,
+  };
+  guardJob(bounded);
+  try {
+    return await query(args, bounded);
+  } finally {
+    guardJob(context);
+  }
+}
+
+/**
+ * The service: `query` ({@link QueryArgs} to {@link QueryReply}), `check`
+ * (opens the database, so a missing or damaged file fails before any case)
+ * and `warm` (loads the engine).
  *
  * @example
  * ```ts ignore
@@ -298,6 +348,10 @@ export const service: Service = {
     guardJob(context);
     const a = args as QueryArgs;
     if (op === "query") return await query(a, context);
+    if (op === "warm") {
+      await loadSqlite();
+      return true;
+    }
     if (op === "check") {
       await connection(a.path, a.strictQuotes === true, a.key ?? a.path);
       return true;

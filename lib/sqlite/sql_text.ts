@@ -8,7 +8,7 @@
  * @module
  */
 import { encodeSqliteText, hasEscapedBytes } from "./text.ts";
-import type { SqliteValue } from "./value.ts";
+import { bytesHex, type SqliteValue } from "./value.ts";
 
 /**
  * `name` as a double-quoted SQL identifier.
@@ -149,9 +149,7 @@ function exactReal(v: number): string {
 }
 
 function hexLiteral(bytes: Uint8Array): string {
-  let hex = "";
-  for (const b of bytes) hex += b.toString(16).padStart(2, "0");
-  return `x'${hex}'`;
+  return `x'${bytesHex(bytes)}'`;
 }
 
 /**

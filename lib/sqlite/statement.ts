@@ -8,6 +8,7 @@
 import type { Database } from "./database.ts";
 import type { Ptr, RawExports, Sqlite } from "./_wasm.ts";
 import { decodeSqliteTextAt, encodeSqliteText } from "./text.ts";
+import { onStepStart } from "./guard.ts";
 import { setColumn, type SqliteRow, type SqliteValue } from "./value.ts";
 
 const SQLITE_ROW = 100;
@@ -126,6 +127,7 @@ export class Statement {
    */
   step(): boolean {
     if (this.#done) return false;
+    onStepStart?.();
     const rc = this.#sqlite.wasm.exports.sqlite3_step(this.#stmt);
     if (rc === SQLITE_ROW) return true;
     this.#done = true;

@@ -1,0 +1,155 @@
+/**
+ * The hostile-SQL matrix's table: the statements a weak model really
+ * writes and a hostile agent could write, each with what every path must
+ * say about it, and the canaries, cases with known answers that run after
+ * them in the same run and must keep their verdicts. One table for every
+ * engine: a statement gives its SQL per engine (`sqlite` here; an engine
+ * with no text for a statement skips it), and matrix_test.ts runs each
+ * through every path (predictions, BIRD predictions, an agent's SQL,
+ * reference SQL, `validate --db`, `counterexample`).
+ *
+ * Kept cheap: every runaway is cut by a short `--timeout`, every huge value
+ * fails at the engine's limit at once.
+ *
+ * @module
+ */
+
+/** The engines the matrix runs on. */
+export type Engine = "sqlite";
+
+/** One hostile statement. */
+export interface HostileStatement {
+  /** The case id it runs as (letters, digits, `_`). */
+  readonly id: string;
+  /** Its text on each engine. */
+  readonly sql: Partial<Record<Engine, string>>;
+  /**
+   * What a failure of it says (as the agent's SQL: the execute stage's
+   * error; as reference SQL: the case's ERROR), or null when it runs and
+   * returns rows (the case then FAILs on its rows).
+   */
+  readonly says: RegExp | null;
+  /** Also on the FAIL line, when it returns rows (a long value shown cut). */
+  readonly shows?: RegExp;
+}
+
+/** The fixture's tables, on every engine: `city` (100 rows), `t` (3 rows). */
+export const FIXTURE_SQL =
+  `CREATE TABLE city (id INTEGER PRIMARY KEY, name TEXT NOT NULL, country TEXT NOT NULL);
+WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 100)
+INSERT INTO city SELECT i, CASE WHEN i % 10 = 0 THEN 'Paris ' || i ELSE 'Town ' || i END,
+  CASE WHEN i % 2 = 0 THEN 'FR' ELSE 'DE' END FROM n;
+CREATE TABLE t (x INTEGER);
+INSERT INTO t VALUES (1), (2), (3);
+`;
+
+/** As the agent's SQL, or as reference SQL (the case's time runs out with it). */
+const RUNAWAY =
+  /did not finish within \d+(\.\d+)? s|timed out after \d+(\.\d+)? s: the reference SQL did not finish/;
+const REFUSED = /is refused: the SQL may only read the case's database/;
+
+/** The hostile statements, in the order they run (before the canaries). */
+export const HOSTILE: readonly HostileStatement[] = [
+  {
+    id: "cross_join",
+    sql: { sqlite: "SELECT count(*) FROM city a, city b, city c, city d, city e" },
+    says: RUNAWAY,
+  },
+  {
+    id: "recursive_count",
+    sql: {
+      sqlite:
+        "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT count(*) FROM c",
+    },
+    says: RUNAWAY,
+  },
+  {
+    id: "recursive_rows",
+    sql: {
+      sqlite:
+        "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT x, printf('%.*c', 1000000, 'y') AS pad FROM c",
+    },
+    says: /the result is larger than \d+ MB \((at least )?\d+ rows/,
+  },
+  { id: "zeroblob_1e9", sql: { sqlite: "SELECT zeroblob(1e9)" }, says: /larger than \d+ MB/ },
+  { id: "zeroblob_5e8", sql: { sqlite: "SELECT zeroblob(5e8)" }, says: /larger than \d+ MB/ },
+  {
+    id: "printf_3e8",
+    sql: { sqlite: "SELECT printf('%.*c', 3e8, 'x')" },
+    says: /larger than \d+ MB/,
+  },
+  {
+    id: "one_long_step",
+    // One step of SQLite's machine (a needle search in a long text) that
+    // no progress handler sees: its worker is given up at the deadline.
+    sql: {
+      sqlite: "SELECT instr(printf('%.*c', 600000, 'a'), printf('%.*c', 4000, 'a') || 'b') AS i",
+    },
+    says: RUNAWAY,
+  },
+  {
+    id: "blob_10mb",
+    sql: { sqlite: "SELECT zeroblob(10000000) AS b" },
+    says: null,
+    shows: /\(10000000 bytes, sha256 [0-9a-f]{12}/,
+  },
+  { id: "temp_table", sql: { sqlite: "CREATE TEMP TABLE t AS SELECT 99 AS x" }, says: REFUSED },
+  { id: "temp_view", sql: { sqlite: "CREATE TEMP VIEW t AS SELECT 99 AS x" }, says: REFUSED },
+  { id: "case_sensitive_like", sql: { sqlite: "PRAGMA case_sensitive_like = 1" }, says: null },
+  { id: "attach_passwd", sql: { sqlite: "ATTACH '/etc/passwd' AS p" }, says: REFUSED },
+  { id: "attach_kvvfs", sql: { sqlite: "ATTACH 'file:x?vfs=kvvfs' AS k" }, says: REFUSED },
+  { id: "begin", sql: { sqlite: "BEGIN" }, says: REFUSED },
+];
+
+/** A case whose answer is known, run after the hostile statements. */
+export interface Canary {
+  readonly id: string;
+  readonly question: string;
+  /** The reference SQL (and, for a PASS, the agent's SQL too). */
+  readonly reference: Partial<Record<Engine, string>>;
+  /** The agent's SQL when it is not the reference's. */
+  readonly agent?: Partial<Record<Engine, string>>;
+  readonly verdict: "PASS" | "FAIL";
+}
+
+/**
+ * The canaries: each would change its verdict if a hostile statement had
+ * changed the engine for later cases (a TEMP table `t` shadowing the real
+ * one, `case_sensitive_like` on, a database attached, a transaction left
+ * open).
+ */
+export const CANARIES: readonly Canary[] = [
+  {
+    id: "canary_t",
+    question: "How many rows are in t?",
+    reference: { sqlite: "SELECT count(*) AS n FROM t" },
+    verdict: "PASS",
+  },
+  {
+    id: "canary_like",
+    question: "How many cities are called Paris something?",
+    reference: { sqlite: "SELECT count(*) AS n FROM city WHERE name LIKE 'paris%'" },
+    verdict: "PASS",
+  },
+  {
+    id: "canary_wrong",
+    question: "How many German towns?",
+    reference: { sqlite: "SELECT count(*) AS n FROM city WHERE country = 'DE'" },
+    agent: { sqlite: "SELECT count(*) AS n FROM city WHERE country = 'FR' AND id < 50" },
+    verdict: "FAIL",
+  },
+  {
+    id: "canary_sum",
+    question: "What is the sum of t?",
+    reference: { sqlite: "SELECT sum(x) AS s FROM t" },
+    verdict: "PASS",
+  },
+];
+
+/** The known rows of the canaries' reference SQL (the fixture's answers). */
+export const CANARY_ROWS: Readonly<Record<string, readonly Record<string, number>[]>> = {
+  canary_t: [{ n: 3 }],
+  canary_like: [{ n: 10 }],
+  canary_wrong: [{ n: 50 }],
+  canary_sum: [{ s: 6 }],
+};

@@ -375,13 +375,10 @@ export async function runCommand(file: string | undefined, options: RunOptions):
   const execute = reference?.execute;
   const databases = reference?.databases;
   // The SQLite engines start before the cases, not inside their --timeout:
-  // one worker a case at once before the first case, and one more each
-  // (an agent's SQL-only answer runs beside the reference SQL) meanwhile.
+  // two workers a case at once (an agent's SQL-only answer runs beside the
+  // reference SQL).
   if (reference?.database?.kind === "sqlite" || databases !== undefined) {
-    const cases = Math.min(options.concurrency, remaining);
-    const pool = defaultPool();
-    await pool.warm(cases, "sqlite");
-    void pool.warm(2 * cases, "sqlite").catch(() => {});
+    await defaultPool().warm(2 * Math.min(options.concurrency, remaining), "sqlite");
   }
   let agent: ClosableAgent | undefined;
   let streamed: StreamedRun | undefined;

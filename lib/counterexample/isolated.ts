@@ -25,10 +25,10 @@ import {
  * @example
  * ```ts
  * import { SEARCH_SLACK_S } from "./isolated.ts";
- * SEARCH_SLACK_S; // 8
+ * SEARCH_SLACK_S; // 6
  * ```
  */
-export const SEARCH_SLACK_S = 8;
+export const SEARCH_SLACK_S = 6;
 
 /**
  * {@link findCounterexample}, in a worker of the pool when the database is

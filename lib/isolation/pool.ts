@@ -315,13 +315,20 @@ export class WorkerPool {
   }
 
   #idleSlot(key: string | undefined): Slot | undefined {
-    let any: Slot | undefined;
+    // A ready worker with the key's database open, then any ready one, then
+    // one still starting (the job runs once it is up).
+    let ready: Slot | undefined;
+    let starting: Slot | undefined;
     for (const s of this.#slots) {
       if (s.gone || s.running !== undefined) continue;
+      if (!s.ready || s.loading.size > 0) {
+        starting ??= s;
+        continue;
+      }
       if (key !== undefined && s.keys.includes(key)) return s;
-      any ??= s;
+      ready ??= s;
     }
-    return any;
+    return ready ?? starting;
   }
 
   #spawn(): Slot | undefined {

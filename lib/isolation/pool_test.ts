@@ -9,7 +9,8 @@ const RUNAWAY =
   "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT count(*) FROM c";
 // One step of SQLite's machine that runs a few seconds: the progress
 // handler is not called inside it, so it cannot be interrupted.
-const ONE_LONG_STEP = "SELECT instr(printf('%.*c', 600000, 'a'), printf('%.*c', 4000, 'a') || 'b')";
+const ONE_LONG_STEP =
+  "SELECT instr(printf('%.*c', 1000000, 'a'), printf('%.*c', 8000, 'a') || 'b')";
 
 function query(
   pool: WorkerPool,

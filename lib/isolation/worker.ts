@@ -23,6 +23,7 @@ const SERVICES: Record<ServiceName, () => Promise<{ readonly service: Service }>
 const start = parentPort === null ? undefined : workerData as WorkerStart;
 const cancel = new Int32Array(start?.cancel ?? new SharedArrayBuffer(4));
 const loaded = new Map<ServiceName, Promise<Service>>();
+const services = new Map<ServiceName, Service>();
 if (start !== undefined) shareTempUsage(start.tempUsage, start.limits.tempBytes);
 
 // A rejection or a throw outside a job must not end the thread silently:
@@ -32,18 +33,29 @@ process.on?.("unhandledRejection", (e: unknown) => {
   process.stderr.write(`dbagenteval worker: unhandled rejection: ${String(e)}\n`);
 });
 
-function service(name: ServiceName): Promise<Service> {
+/** A service: loaded (at once), or the promise of it. */
+function service(name: ServiceName): Service | Promise<Service> {
+  const ready = services.get(name);
+  if (ready !== undefined) return ready;
   let s = loaded.get(name);
   if (s === undefined) {
     const load = SERVICES[name];
     if (load === undefined) return Promise.reject(new Error(`no service "${name}" in this worker`));
-    s = load().then((m) => m.service);
+    s = load().then((m) => {
+      services.set(name, m.service);
+      return m.service;
+    });
     loaded.set(name, s);
   }
   return s;
 }
 
-async function runJob(m: JobMessage): Promise<ReplyMessage> {
+/**
+ * Runs one job. Synchronous when its service is loaded and answers at once
+ * (a SQLite statement on an open connection): an await in a Bun worker
+ * waits for the worker's event loop, about a millisecond a job.
+ */
+function runJob(m: JobMessage): ReplyMessage | Promise<ReplyMessage> {
   let retire = false;
   const deadline = m.timeoutMs === undefined ? Infinity : performance.now() + m.timeoutMs;
   let reason: "deadline" | "cancelled" | undefined;
@@ -61,26 +73,37 @@ async function runJob(m: JobMessage): Promise<ReplyMessage> {
       retire = true;
     },
   };
-  try {
-    const value = await (await service(m.service)).run(m.op, m.args, job);
-    return { id: m.id, retire, ok: true, value };
-  } catch (e) {
+  const ok = (value: unknown): ReplyMessage => ({ id: m.id, retire, ok: true, value });
+  const failed = (e: unknown): ReplyMessage => {
     // After a WebAssembly trap the engine's memory is in doubt.
     if (e instanceof WebAssembly.RuntimeError) retire = true;
     return { id: m.id, retire, ok: false, error: errorToWire(e) };
+  };
+  try {
+    const s = service(m.service);
+    const value = s instanceof Promise
+      ? s.then((loadedService) => loadedService.run(m.op, m.args, job))
+      : s.run(m.op, m.args, job);
+    return value instanceof Promise ? value.then(ok, failed) : ok(value);
+  } catch (e) {
+    return failed(e);
+  }
+}
+
+function send(m: JobMessage, reply: ReplyMessage): void {
+  try {
+    port!.postMessage(reply);
+  } catch (e) {
+    // A value structured clone cannot copy: say so rather than go quiet.
+    port!.postMessage({ id: m.id, retire: false, ok: false, error: errorToWire(e) });
   }
 }
 
 const port = parentPort;
 port?.on("message", (m: JobMessage) => {
-  void runJob(m).then((reply) => {
-    try {
-      port.postMessage(reply);
-    } catch (e) {
-      // A value structured clone cannot copy: say so rather than go quiet.
-      port.postMessage({ id: m.id, retire: false, ok: false, error: errorToWire(e) });
-    }
-  });
+  const reply = runJob(m);
+  if (reply instanceof Promise) void reply.then((r) => send(m, r));
+  else send(m, reply);
 });
 // The pool counts a job's deadline from here: starting a thread (and, under
 // `deno test`, type-checking it) can take longer than a short deadline.

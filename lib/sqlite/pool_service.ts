@@ -28,7 +28,7 @@ import { tempCapMb } from "../isolation/temp_storage.ts";
 import { type Database, openDatabase } from "./database.ts";
 import { guardJob } from "./guard.ts";
 import type { Statement } from "./statement.ts";
-import { loadSqlite, type Ptr } from "./_wasm.ts";
+import { loadSqlite, type Ptr, type Sqlite } from "./_wasm.ts";
 import type { SqliteValue } from "./value.ts";
 
 /** Connections a worker keeps open, the least recently used closed first. */
@@ -116,10 +116,13 @@ interface AuthCapi {
   sqlite3_get_autocommit(db: Ptr): number;
 }
 
-const open = new Map<string, Promise<Connection>>();
+/** Connections by key, most recently used last: open, or still opening. */
+const open = new Map<string, Connection | Promise<Connection>>();
+/** The engine, once loaded: the common case answers without an await. */
+let engine: Sqlite | undefined;
 
 async function connect(path: string, strictQuotes: boolean): Promise<Connection> {
-  const sqlite = await loadSqlite();
+  const sqlite = engine ??= await loadSqlite();
   const db = await openDatabase(path, { strictQuotes });
   const connection: Connection = { db, refused: undefined, dirty: false };
   (sqlite.capi as unknown as AuthCapi).sqlite3_set_authorizer(db.handle, (_u, code, a) => {
@@ -134,24 +137,36 @@ async function connect(path: string, strictQuotes: boolean): Promise<Connection>
   return connection;
 }
 
-function connection(path: string, strictQuotes: boolean, name: string): Promise<Connection> {
+/**
+ * The connection of a key: the open one at once (no await: an await in a
+ * Bun worker waits for its event loop, about a millisecond), or the promise
+ * of one being opened.
+ */
+function connection(
+  path: string,
+  strictQuotes: boolean,
+  name: string,
+): Connection | Promise<Connection> {
   const key = `${strictQuotes ? 1 : 0}:${name}`;
-  let c = open.get(key);
+  const c = open.get(key);
   if (c !== undefined) {
     // Most recently used last.
     open.delete(key);
     open.set(key, c);
     return c;
   }
-  c = connect(path, strictQuotes);
-  c.catch(() => open.delete(key));
-  open.set(key, c);
+  const opening = connect(path, strictQuotes).then((done) => {
+    if (open.get(key) === opening) open.set(key, done);
+    return done;
+  });
+  opening.catch(() => open.delete(key));
+  open.set(key, opening);
   while (open.size > OPEN_MOST) {
     const [oldest, old] = open.entries().next().value!;
     open.delete(oldest);
-    void old.then((o) => o.db.close(), () => {});
+    void Promise.resolve(old).then((o) => o.db.close(), () => {});
   }
-  return c;
+  return opening;
 }
 
 function forget(name: string, strictQuotes: boolean, c: Connection): void {
@@ -227,11 +242,15 @@ function stepCounting(
   }
 }
 
-async function query(args: QueryArgs, context: JobContext): Promise<QueryReply> {
-  const strict = args.strictQuotes === true;
+function query(args: QueryArgs, context: JobContext): QueryReply | Promise<QueryReply> {
   if (args.stored === true && isEmptySql(args.sql)) return { columns: [], values: [] };
+  const c = connection(args.path, args.strictQuotes === true, args.key ?? args.path);
+  return c instanceof Promise ? c.then((open) => run(open, args, context)) : run(c, args, context);
+}
+
+function run(c: Connection, args: QueryArgs, context: JobContext): QueryReply {
+  const strict = args.strictQuotes === true;
   const name = args.key ?? args.path;
-  const c = await connection(args.path, strict, name);
   c.refused = undefined;
   const limit = context.limits.resultBytes;
   try {
@@ -288,7 +307,7 @@ async function query(args: QueryArgs, context: JobContext): Promise<QueryReply> 
   } catch (e) {
     throw explained(e, c, context, args.sql);
   } finally {
-    const sqlite = await loadSqlite();
+    const sqlite = engine!;
     const inTransaction = (sqlite.capi as unknown as AuthCapi).sqlite3_get_autocommit(
       c.db.handle,
     ) === 0;
@@ -344,22 +363,20 @@ export async function runUntrusted(
  * ```
  */
 export const service: Service = {
-  async run(op: string, args: unknown, context: JobContext): Promise<unknown> {
+  run(op: string, args: unknown, context: JobContext): unknown {
     guardJob(context);
     const a = args as QueryArgs;
-    if (op === "query") return await query(a, context);
-    if (op === "warm") {
-      await loadSqlite();
-      return true;
-    }
+    if (op === "query") return query(a, context);
+    if (op === "warm") return loadSqlite().then((s) => (engine = s, true));
     if (op === "check") {
-      await connection(a.path, a.strictQuotes === true, a.key ?? a.path);
-      return true;
+      return Promise.resolve(connection(a.path, a.strictQuotes === true, a.key ?? a.path)).then(
+        () => true,
+      );
     }
     throw new Error(`the sqlite service has no operation "${op}"`);
   },
   async close(): Promise<void> {
-    for (const c of open.values()) await c.then((o) => o.db.close(), () => {});
+    for (const c of open.values()) await Promise.resolve(c).then((o) => o.db.close(), () => {});
     open.clear();
   },
 };

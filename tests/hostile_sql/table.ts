@@ -83,7 +83,7 @@ export const HOSTILE: readonly HostileStatement[] = [
     // One step of SQLite's machine (a needle search in a long text) that
     // no progress handler sees: its worker is given up at the deadline.
     sql: {
-      sqlite: "SELECT instr(printf('%.*c', 600000, 'a'), printf('%.*c', 4000, 'a') || 'b') AS i",
+      sqlite: "SELECT instr(printf('%.*c', 1000000, 'a'), printf('%.*c', 20000, 'a') || 'b') AS i",
     },
     says: RUNAWAY,
   },

@@ -238,6 +238,34 @@ export function compareByRecord(
         skip("after", sb, 1);
         continue;
       }
+      // Both leaves in hand: cancel equal cells in step until a pair
+      // differs, a cell spills or a leaf ends.
+      const x = sa.page!;
+      const y = sb.page!;
+      const xb = x.buf;
+      const yb = y.buf;
+      let i = sa.index;
+      let j = sb.index;
+      const i0 = i;
+      while (i < x.count && j < y.count && x.overflow[i] === 0 && y.overflow[j] === 0) {
+        const size = x.payload[i]!;
+        if (size !== y.payload[j]) break;
+        let p = x.start[i]!;
+        let q = y.start[j]!;
+        const end = p + size;
+        while (p < end && xb[p] === yb[q]) {
+          p++;
+          q++;
+        }
+        if (p < end) break;
+        i++;
+        j++;
+      }
+      if (i > i0) {
+        sa.skip(i - i0);
+        sb.skip(i - i0);
+        continue;
+      }
       if (sa.same(0, sb, 0)) {
         sa.skip(1);
         sb.skip(1);

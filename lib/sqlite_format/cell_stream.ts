@@ -118,6 +118,9 @@ export class CellStream {
    * @returns null when they are in view, else a promise to await first
    */
   ensure(n: number): Promise<void> | null {
+    // The common case: the cells asked for lie on the current leaf.
+    const first = this.#held[0];
+    if (first !== undefined && this.#at + n <= first.count) return null;
     // Leaves whose run is read already are taken at once; a promise only
     // when one must still be waited for.
     while (!this.#ended && this.#inView() < n) {

@@ -79,7 +79,12 @@ export function compareField(a: Record, b: Record, i: number, collation: Collati
   const kb = storage(tb);
   if (ka !== kb) return ka - kb;
   if (ka === 0) return 0;
-  if (ka === 1) return compareNumbers(a.value(i) as number | bigint, b.value(i) as number | bigint);
+  if (ka === 1) {
+    const x = a.value(i) as number | bigint;
+    const y = b.value(i) as number | bigint;
+    if (typeof x === "number" && typeof y === "number") return x < y ? -1 : x > y ? 1 : 0;
+    return compareNumbers(x, y);
+  }
   let n = a.width(i);
   let m = b.width(i);
   const p = a.offsets[i]!;
@@ -140,8 +145,9 @@ export async function checkKeyOrder(
 ): Promise<number> {
   const cells = new CellStream(src, root, "index", owners, owners === null ? "none" : "expect");
   const records = [new Record(src.header.encoding), new Record(src.header.encoding)];
-  // The entry before: its bytes kept (its page's buffer may be read into again).
-  let before: Uint8Array | null = null;
+  // The entry before stays parsed in the other record: where it lies on
+  // the current leaf, or (a leaf's last) copied into one of two buffers.
+  const copies = [new Uint8Array(256), new Uint8Array(256)];
   let count = 0;
   try {
     for (let turn = 0;; turn ^= 1) {
@@ -150,23 +156,35 @@ export async function checkKeyOrder(
       if (!cells.locate(0)) break;
       const page = cells.page!;
       const i = cells.index;
-      const bytes = cells.payload(0);
-      const r = records[turn]!;
-      const problem = r.parse(bytes, 0, bytes.length, bytes.length);
-      if (problem !== null) throw src.damaged(page.number, `cell ${i + 1}: ${problem}`);
-      if (before !== null) {
-        const prev = records[turn ^ 1]!;
-        prev.parse(before, 0, before.length, before.length);
-        if (compareKeys(prev, r, fields) >= 0) {
-          throw src.damaged(
-            page.number,
-            `cell ${
-              i + 1
-            } of ${name} is not above the entry before it: the index's keys are out of order`,
-          );
+      const size = page.payload[i]!;
+      let from: Uint8Array = page.buf;
+      let at = page.start[i]!;
+      if (page.overflow[i] !== 0) {
+        from = cells.payload(0);
+        at = 0;
+      } else if (i === page.count - 1) {
+        // The leaf's last entry: its buffer may be read into once the
+        // stream moves on (an interior cell is a copy already).
+        let bytes = copies[turn]!;
+        if (bytes.length < size) {
+          bytes = copies[turn] = new Uint8Array(Math.max(size, 2 * bytes.length));
         }
+        if (size <= 64) { for (let k = 0; k < size; k++) bytes[k] = from[at + k]!; }
+        else bytes.set(from.subarray(at, at + size));
+        from = bytes;
+        at = 0;
       }
-      before = new Uint8Array(bytes);
+      const r = records[turn]!;
+      const problem = r.parse(from, at, size, size);
+      if (problem !== null) throw src.damaged(page.number, `cell ${i + 1}: ${problem}`);
+      if (count > 0 && compareKeys(records[turn ^ 1]!, r, fields) >= 0) {
+        throw src.damaged(
+          page.number,
+          `cell ${
+            i + 1
+          } of ${name} is not above the entry before it: the index's keys are out of order`,
+        );
+      }
       count++;
       cells.skip(1);
     }

@@ -160,9 +160,7 @@ export class Record {
       const v = readInt(b, at, SIZES[t]!);
       return real ? Number(v) : v;
     }
-    if (t === 7) {
-      return new DataView(b.buffer, b.byteOffset + at, 8).getFloat64(0);
-    }
+    if (t === 7) return readReal(b, at);
     if (t === 8 || t === 9) return t - 8;
     const n = (t - 12) >> 1;
     if ((t & 1) === 0) {
@@ -177,6 +175,18 @@ export class Record {
       ? decodeSqliteTextAt(b, at, n)
       : decodeUtf16Text(b, at, n, enc === "utf-16le");
   }
+}
+
+/** Eight bytes, to read a big-endian IEEE 754 double through without an allocation. */
+const REAL_BYTES = new Uint8Array(8);
+const REAL = new Float64Array(REAL_BYTES.buffer);
+const LITTLE = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
+
+/** The big-endian double at `at`. */
+function readReal(b: Uint8Array, at: number): number {
+  if (LITTLE) { for (let k = 0; k < 8; k++) REAL_BYTES[k] = b[at + 7 - k]!; }
+  else for (let k = 0; k < 8; k++) REAL_BYTES[k] = b[at + k]!;
+  return REAL[0]!;
 }
 
 /** The storage class of a serial type: 0 NULL, 1 integer, 2 real, 3 text, 4 BLOB. */

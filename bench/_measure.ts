@@ -11,6 +11,8 @@ export interface Measured {
   readonly seconds: number;
   readonly peakRssMb: number;
   readonly stdout: string;
+  /** Killed at `timeoutMs`. */
+  readonly timedOut?: boolean;
 }
 
 /**
@@ -22,18 +24,35 @@ export interface Measured {
  */
 export function measure(
   argv: readonly string[],
-  options: { cwd?: string; discardStdout?: boolean } = {},
+  options: {
+    cwd?: string;
+    discardStdout?: boolean;
+    /** Exit codes that are not a failure (default only 0). */
+    codes?: readonly number[];
+    /**
+     * Kill the command (with SIGKILL, through coreutils' `timeout`, so the
+     * command itself dies, not only /usr/bin/time) after this many
+     * milliseconds; its figures are then `timedOut`.
+     */
+    timeoutMs?: number;
+  } = {},
 ): Measured {
   const start = performance.now();
-  const r = spawnSync("/usr/bin/time", ["-f", "__PEAK_KB__ %M", ...argv], {
+  const killer = options.timeoutMs === undefined
+    ? []
+    : ["timeout", "-s", "KILL", `${options.timeoutMs / 1000}`];
+  const r = spawnSync("/usr/bin/time", ["-f", "__PEAK_KB__ %M", ...killer, ...argv], {
     encoding: "utf8",
     maxBuffer: 1 << 28,
     stdio: ["ignore", options.discardStdout ? "ignore" : "pipe", "pipe"],
     ...(options.cwd ? { cwd: options.cwd } : {}),
   });
-  if (r.error) throw r.error;
   const seconds = (performance.now() - start) / 1000;
-  if (r.status !== 0) {
+  if (options.timeoutMs !== undefined && r.status === 137) {
+    return { seconds, peakRssMb: NaN, stdout: r.stdout ?? "", timedOut: true };
+  }
+  if (r.error) throw r.error;
+  if (!(options.codes ?? [0]).includes(r.status ?? -1)) {
     throw new Error(`${argv.join(" ")} exited ${r.status}: ${r.stderr.slice(-2000)}`);
   }
   const kb = Number(/__PEAK_KB__ (\d+)/.exec(r.stderr)?.[1] ?? NaN);

@@ -49,6 +49,7 @@ import { parseScores, RunScores } from "./_scores.ts";
 import { closeDefaultPool, configureDefaultPool, defaultPool } from "../isolation/pool.ts";
 import { limitsForResultMb } from "../isolation/service.ts";
 import { sweepLeftovers } from "../isolation/temp_storage.ts";
+import { shareSqlite } from "../sqlite/pooled.ts";
 import type { RuleSpec } from "./_builtin_rules.ts";
 
 /** The options of `run`, as cli.ts parses them (lib/cli/options.ts lists them). */
@@ -374,11 +375,14 @@ export async function runCommand(file: string | undefined, options: RunOptions):
   }
   const execute = reference?.execute;
   const databases = reference?.databases;
-  // The SQLite engines start before the cases, not inside their --timeout:
-  // two workers a case at once (an agent's SQL-only answer runs beside the
-  // reference SQL).
+  // SQLite engines start before the cases, not inside their --timeout: one
+  // before the first case and one a case at once meanwhile; more (up to two
+  // a case) as slow statements need them (lib/isolation/pool.ts).
   if (reference?.database?.kind === "sqlite" || databases !== undefined) {
-    await defaultPool().warm(2 * Math.min(options.concurrency, remaining), "sqlite");
+    const pool = await shareSqlite(defaultPool());
+    const cases = Math.min(options.concurrency, remaining);
+    await pool.warm(1, "sqlite");
+    void pool.warm(cases, "sqlite");
   }
   let agent: ClosableAgent | undefined;
   let streamed: StreamedRun | undefined;

@@ -10,6 +10,7 @@
 import { PoolJobError, UsageError } from "../errors.ts";
 import { DATABASE_KINDS } from "../databases/registry.ts";
 import { defaultPool, type WorkerPool } from "../isolation/pool.ts";
+import { shareSqlite } from "../sqlite/pooled.ts";
 import {
   type Counterexample,
   type CounterexampleOptions,
@@ -60,7 +61,7 @@ export async function findCounterexampleIsolated(
   }
   const seconds = (options.timeLimit ?? DEFAULT_TIME_LIMIT) + SEARCH_SLACK_S;
   try {
-    return await (pool ?? defaultPool()).run({
+    return await (await shareSqlite(pool ?? defaultPool())).run({
       service: "counterexample",
       op: "search",
       args: options,

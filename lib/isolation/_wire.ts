@@ -23,6 +23,8 @@ export interface WorkerStart {
   readonly cancel: SharedArrayBuffer;
   /** BigInt64 slot 0: bytes of temporary files the workers hold now. */
   readonly tempUsage: SharedArrayBuffer;
+  /** Compiled WebAssembly modules the pool shares with its workers, by name. */
+  readonly modules: Readonly<Record<string, WebAssembly.Module>>;
 }
 
 /** A job, main thread to worker. */
@@ -31,8 +33,8 @@ export interface JobMessage {
   readonly service: ServiceName;
   readonly op: string;
   readonly args: unknown;
-  /** Milliseconds from when the worker takes the job; absent for none. */
-  readonly timeoutMs?: number | undefined;
+  /** The job's deadline in `Date.now()` milliseconds; absent for none. */
+  readonly deadline?: number | undefined;
 }
 
 /** Sent once by a worker when it can take jobs. */

@@ -4,7 +4,9 @@
  * overlap slow queries and honour Ctrl-C.
  *
  * A pool is at most `size` workers (`node:worker_threads`, which Deno, Bun
- * and the compiled binary all run), started when jobs need them. Each
+ * and the compiled binary all run), started when jobs need them: the
+ * first at once, each other one when a job has waited a moment for a busy
+ * worker (so quick statements share one thread, and slow ones overlap). Each
  * worker hosts services (service.ts), each service keeping what it opens
  * (a SQLite connection per database, a PGlite) for the jobs after. A job
  * names its service, an operation and its arguments:
@@ -13,7 +15,7 @@
  * const rows = await pool.run({
  *   service: "sqlite", op: "query", args: { path, sql },
  *   key: path,          // prefer a worker that has this database open already
- *   timeoutMs: 30_000,  // the deadline, from when a worker takes the job
+ *   timeoutMs: 30_000,  // the deadline, from now (waiting for a worker counts)
  *   signal,             // cancel it early (the case timed out, Ctrl-C)
  * });
  * ```
@@ -97,7 +99,10 @@ export interface PoolJob {
   readonly args: unknown;
   /** A worker that ran a job of the same key is preferred (what it opened is still open). */
   readonly key?: string | undefined;
-  /** The deadline, in milliseconds from when a worker takes the job. */
+  /**
+   * The deadline, in milliseconds from when the job is given to the pool:
+   * time spent waiting for a worker counts (a case's time does too).
+   */
   readonly timeoutMs?: number | undefined;
   /** Cancels the job, queued or running. */
   readonly signal?: AbortSignal | undefined;
@@ -132,6 +137,8 @@ export interface PoolStats {
 interface Running {
   readonly id: number;
   readonly job: PoolJob;
+  /** The deadline, in `Date.now()` milliseconds (a clock every thread shares). */
+  readonly deadline?: number | undefined;
   readonly resolve: (value: unknown) => void;
   readonly reject: (error: Error) => void;
   timer?: ReturnType<typeof setTimeout> | undefined;
@@ -152,6 +159,9 @@ interface Slot {
 }
 
 const KEYS_REMEMBERED = 16;
+
+/** How long a job waits for a busy worker before another is started for it. */
+const SPAWN_AFTER_MS = 20;
 
 /**
  * A pool of workers that run jobs for services (see the module comment).
@@ -175,9 +185,11 @@ export class WorkerPool {
   readonly #graceMs: number;
   readonly #limits: EngineLimits;
   readonly #tempUsage = new SharedArrayBuffer(8);
+  readonly #modules: Record<string, WebAssembly.Module> = {};
   readonly #slots: Slot[] = [];
   readonly #queue: Running[] = [];
   #nextId = 1;
+  #spawnTimer: ReturnType<typeof setTimeout> | undefined;
   #started = 0;
   #abandoned = 0;
   #retired = 0;
@@ -215,7 +227,15 @@ export class WorkerPool {
     }
     if (job.signal?.aborted === true) return Promise.reject(cancelled(job.signal));
     return new Promise<unknown>((resolve, reject) => {
-      const running: Running = { id: this.#nextId++, job, resolve, reject };
+      const running: Running = {
+        id: this.#nextId++,
+        job,
+        resolve,
+        reject,
+        ...(job.timeoutMs !== undefined && Number.isFinite(job.timeoutMs)
+          ? { deadline: Date.now() + job.timeoutMs }
+          : {}),
+      };
       if (job.signal !== undefined) {
         const signal = job.signal;
         running.onAbort = () => this.#cancel(running, signal);
@@ -263,6 +283,23 @@ export class WorkerPool {
     });
   }
 
+  /**
+   * Gives the workers started from now on a compiled WebAssembly module
+   * (`JobContext.modules[name]`), so that each instantiates it instead of
+   * compiling its own: a worker starts sooner and costs less.
+   *
+   * @param name the module's name (`sqlite`)
+   * @param module the compiled module
+   */
+  share(name: string, module: WebAssembly.Module): void {
+    this.#modules[name] = module;
+  }
+
+  /** The modules shared so far, by name. */
+  shared(name: string): WebAssembly.Module | undefined {
+    return this.#modules[name];
+  }
+
   /** What the pool has done so far. */
   stats(): PoolStats {
     const live = this.#slots.filter((s) => !s.gone);
@@ -282,6 +319,7 @@ export class WorkerPool {
    */
   async close(): Promise<void> {
     this.#closed = true;
+    clearTimeout(this.#spawnTimer);
     for (const r of this.#queue.splice(0)) {
       this.#settle(r);
       r.reject(new PoolJobError("closed", "the worker pool closed before the job ran"));
@@ -307,11 +345,26 @@ export class WorkerPool {
   #dispatch(): void {
     while (this.#queue.length > 0) {
       const next = this.#queue[0]!;
-      const slot = this.#idleSlot(next.job.key) ?? this.#spawn();
+      // The first worker at once; another only when a job has waited
+      // SPAWN_AFTER_MS for one (quick statements share a worker or two, so
+      // the common case costs no thread's memory; slow ones get a thread each).
+      const slot = this.#idleSlot(next.job.key) ??
+        (this.#slots.length === 0 ? this.#spawn() : this.#spawnSoon());
       if (slot === undefined) return;
       this.#queue.shift();
       this.#start(slot, next);
     }
+  }
+
+  #spawnSoon(): undefined {
+    if (this.#spawnTimer !== undefined || this.#slots.length >= this.#size) return undefined;
+    this.#spawnTimer = setTimeout(() => {
+      this.#spawnTimer = undefined;
+      if (this.#closed || this.#queue.length === 0) return;
+      if (this.#idleSlot(undefined) === undefined) this.#spawn();
+      this.#dispatch();
+    }, SPAWN_AFTER_MS);
+    return undefined;
   }
 
   #idleSlot(key: string | undefined): Slot | undefined {
@@ -334,7 +387,12 @@ export class WorkerPool {
   #spawn(): Slot | undefined {
     if (this.#slots.length >= this.#size) return undefined;
     const cancel = new SharedArrayBuffer(4);
-    const start: WorkerStart = { limits: this.#limits, cancel, tempUsage: this.#tempUsage };
+    const start: WorkerStart = {
+      limits: this.#limits,
+      cancel,
+      tempUsage: this.#tempUsage,
+      modules: this.#modules,
+    };
     const worker = new Worker(workerUrl(), { workerData: start });
     this.#started++;
     const slot: Slot = {
@@ -373,7 +431,7 @@ export class WorkerPool {
       service: r.job.service,
       op: r.job.op,
       args: r.job.args,
-      ...(r.job.timeoutMs !== undefined ? { timeoutMs: r.job.timeoutMs } : {}),
+      ...(r.deadline !== undefined ? { deadline: r.deadline } : {}),
     };
     slot.worker.ref();
     slot.worker.postMessage(message);
@@ -382,9 +440,9 @@ export class WorkerPool {
 
   /** The deadline's watch on the main thread: the worker's own, plus the grace. */
   #arm(slot: Slot, r: Running): void {
-    const ms = r.job.timeoutMs;
-    if (ms !== undefined && Number.isFinite(ms) && r.timer === undefined) {
-      r.timer = setTimeout(() => this.#late(slot, r, "deadline"), ms + this.#graceMs);
+    if (r.deadline !== undefined && r.timer === undefined) {
+      const left = Math.max(0, r.deadline - Date.now());
+      r.timer = setTimeout(() => this.#late(slot, r, "deadline"), left + this.#graceMs);
     }
   }
 

@@ -104,6 +104,11 @@ export function limitsForResultMb(mb: number, tempMb?: number): EngineLimits {
 export interface JobContext {
   /** The limits of this worker's engines. */
   readonly limits: EngineLimits;
+  /**
+   * Compiled WebAssembly modules the pool shares (`WorkerPool.share`), by
+   * name: an engine instantiates one instead of compiling its own.
+   */
+  readonly modules: Readonly<Record<string, WebAssembly.Module>>;
   /** The job's deadline, in this thread's `performance.now()` milliseconds (Infinity for none). */
   readonly deadline: number;
   /**

@@ -6,6 +6,8 @@
  *
  * @module
  */
+import * as fs from "node:fs";
+import { fileURLToPath } from "node:url";
 import sqlite3InitModule from "@sqlite.org/sqlite-wasm";
 
 /** A pointer into the WASM heap. */
@@ -119,6 +121,39 @@ export interface Sqlite {
 
 let loading: Promise<Sqlite> | undefined;
 let memoryLimit: number | undefined;
+let compiled: WebAssembly.Module | undefined;
+let compiling: Promise<WebAssembly.Module> | undefined;
+
+/**
+ * The engine's WebAssembly module, compiled once in this process, for the
+ * pool to share with its workers (each then instantiates it instead of
+ * compiling its own). In the compiled binary the file is an embedded asset
+ * at Bun's file-system root; otherwise it sits beside the package's module.
+ *
+ * @returns the compiled module
+ */
+export function compileSqlite(): Promise<WebAssembly.Module> {
+  compiling ??= (async () => {
+    const here = decodeURI(import.meta.url);
+    const root = /^file:\/\/(.*?[/\\](?:\$bunfs|~BUN)[/\\]root[/\\])/.exec(here)?.[1];
+    const file = root !== undefined
+      ? `${root}sqlite3.wasm`
+      : fileURLToPath(new URL("sqlite3.wasm", import.meta.resolve("@sqlite.org/sqlite-wasm")));
+    return await WebAssembly.compile(fs.readFileSync(file));
+  })();
+  return compiling;
+}
+
+/**
+ * Makes this thread's engine (a pool worker's) instantiate `module`, compiled
+ * by the main thread, instead of compiling its own. Takes effect only
+ * before the engine is loaded.
+ *
+ * @param module the compiled module
+ */
+export function useCompiledSqlite(module: WebAssembly.Module): void {
+  if (loading === undefined) compiled = module;
+}
 
 /** WebAssembly pages of 64 KiB. */
 const PAGE = 65536;
@@ -146,10 +181,22 @@ export function limitSqliteMemory(bytes: number): boolean {
 export function loadSqlite(): Promise<Sqlite> {
   // The engine's own build grows its memory up to 2 GB; a capped one starts
   // at the build's 8 MB and stops at the cap.
-  const options = memoryLimit === undefined ? {} : {
-    wasmMemory: new WebAssembly.Memory({
-      initial: 128,
-      maximum: Math.max(256, Math.min(32768, Math.floor(memoryLimit / PAGE))),
+  const module = compiled;
+  const options = {
+    ...(memoryLimit === undefined ? {} : {
+      wasmMemory: new WebAssembly.Memory({
+        initial: 128,
+        maximum: Math.max(256, Math.min(32768, Math.floor(memoryLimit / PAGE))),
+      }),
+    }),
+    ...(module === undefined ? {} : {
+      instantiateWasm(
+        imports: WebAssembly.Imports,
+        done: (instance: WebAssembly.Instance, module: WebAssembly.Module) => void,
+      ): object {
+        void WebAssembly.instantiate(module, imports).then((instance) => done(instance, module));
+        return {};
+      },
     }),
   };
   loading ??= (sqlite3InitModule as (o: object) => Promise<unknown>)(options).then((s) =>

@@ -20,7 +20,7 @@
  * @module
  */
 import type { JobContext } from "../isolation/service.ts";
-import { limitSqliteMemory, type Ptr, type Sqlite } from "./_wasm.ts";
+import { limitSqliteMemory, type Ptr, type Sqlite, useCompiledSqlite } from "./_wasm.ts";
 
 /**
  * What a thread's engine runs under.
@@ -103,9 +103,13 @@ export function guardEngine(guard: EngineGuard): void {
  *
  * @param context the job
  */
-export function guardJob(context: Pick<JobContext, "limits" | "stopRequested">): void {
+export function guardJob(
+  context: Pick<JobContext, "limits" | "stopRequested"> & Partial<Pick<JobContext, "modules">>,
+): void {
   job = context;
   if (current !== undefined) return;
+  const shared = context.modules?.["sqlite"];
+  if (shared !== undefined) useCompiledSqlite(shared);
   guardEngine({
     maxValueBytes: context.limits.resultBytes,
     memoryBytes: context.limits.memoryBytes,

@@ -10,6 +10,7 @@
 import { PoolJobError, SqliteQueryError } from "../errors.ts";
 import { defaultPool, type WorkerPool } from "../isolation/pool.ts";
 import { checkSqliteFile } from "./file_check.ts";
+import { compileSqlite } from "./_wasm.ts";
 import type { QueryArgs, QueryReply } from "./pool_service.ts";
 
 const SQLITE_INTERRUPT = 9;
@@ -37,6 +38,18 @@ export interface PooledQuery extends QueryArgs {
   readonly key?: string | undefined;
 }
 
+/**
+ * Gives a pool the engine's compiled WebAssembly module, once, so that its
+ * workers instantiate it rather than compile their own.
+ *
+ * @param pool the pool (default the process's)
+ * @returns when the module is shared
+ */
+export async function shareSqlite(pool: WorkerPool = defaultPool()): Promise<WorkerPool> {
+  if (pool.shared("sqlite") === undefined) pool.share("sqlite", await compileSqlite());
+  return pool;
+}
+
 function seconds(ms: number): string {
   return `${Number((ms / 1000).toFixed(3))} s`;
 }
@@ -60,6 +73,7 @@ export async function pooledQuery(q: PooledQuery): Promise<QueryReply> {
     ...(q.stored === true ? { stored: true } : {}),
   };
   const pool = q.pool ?? defaultPool();
+  if (pool.shared("sqlite") === undefined) await shareSqlite(pool);
   try {
     return await pool.run({
       service: "sqlite",

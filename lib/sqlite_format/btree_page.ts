@@ -288,9 +288,9 @@ export class BtreePage {
    * The fast check of a table leaf whose cells are not needed (the other
    * side holds the same page): true when page `n` is a sound table leaf
    * inside `bounds` whose every cell lies whole on the page, its record
-   * header sound. Only the count and the first and last keys are kept
-   * ({@link firstHi} ...). False means "look closer": parse it, which
-   * reports the damage, or finds cells that spill.
+   * header sound: {@link parse}'s fast path, with the first and last keys
+   * kept apart ({@link firstHi} ...). False means "look closer": parse it,
+   * which reports the damage, or finds cells that spill.
    *
    * @param n the page number
    * @param buf the bytes holding it
@@ -308,77 +308,17 @@ export class BtreePage {
     const rawTop = (buf[h + 5]! << 8) | buf[h + 6]!;
     const top = rawTop === 0 ? 65536 : rawTop;
     if (top < first || top > usable) return false;
-    const end = base + usable;
-    const max = this.#maxTable;
-    const lastPtr = usable - 4;
-    // Keys as numbers: exact, since rowids of up to 7 varint bytes are
-    // below 2^49 and bounds beyond 2^53 send the page to the closer look.
-    const lo = bounds.hasLo ? bounds.loHi * TWO_32 + bounds.loLo : -Infinity;
-    const hi = bounds.hasHi ? bounds.hiHi * TWO_32 + bounds.hiLo : Infinity;
-    if (
-      !(Number.isSafeInteger(lo) || lo === -Infinity) ||
-      !(Number.isSafeInteger(hi) || hi === Infinity)
-    ) {
-      return false;
-    }
-    let prev = lo;
-    let firstKey = 0;
-    const ptrs = h + 8;
-    for (let i = 0; i < count; i++) {
-      const ptr = (buf[ptrs + 2 * i]! << 8) | buf[ptrs + 2 * i + 1]!;
-      if (ptr < top || ptr > lastPtr) return false;
-      let p = base + ptr;
-      // The payload size: two bytes at most, or look closer.
-      let x = buf[p++]!;
-      let size = x;
-      if (x >= 0x80) {
-        x = buf[p++]!;
-        if (x >= 0x80) return false;
-        size = ((size & 0x7f) << 7) | x;
-      }
-      if (size > max) return false;
-      // The rowid, up to 7 bytes (more: look closer).
-      x = buf[p++]!;
-      let v = x & 0x7f;
-      let k = 1;
-      while (x >= 0x80) {
-        if (k === 7) return false;
-        x = buf[p++]!;
-        v = v * 128 + (x & 0x7f);
-        k++;
-      }
-      if (v <= prev) return false;
-      if (i === 0) firstKey = v;
-      prev = v;
-      const hend = p + buf[p]!;
-      if (p + size > end || buf[p]! >= 0x80 || hend === p || hend > p + size) return false;
-      // The record header: serial types adding up to the record (a reserved
-      // type throws the sum off; a varint of three bytes or more looks closer).
-      let q = p + 1;
-      let sum = hend - p;
-      while (q < hend) {
-        let t = buf[q++]!;
-        if (t >= 0x80) {
-          const y = buf[q++]!;
-          if (y >= 0x80) return false;
-          t = ((t & 0x7f) << 7) | y;
-        }
-        sum += t >= 12 ? (t - 12) >> 1 : SIZES[t]!;
-      }
-      if (q !== hend || sum !== size) return false;
-    }
-    if (count > 0 && prev > hi) return false;
-    this.firstHi = Math.floor(firstKey / TWO_32);
-    this.firstLo = firstKey >>> 0;
-    const ph = Math.floor(prev / TWO_32);
-    const pl = prev >>> 0;
     this.number = n;
     this.buf = buf;
     this.base = base;
     this.type = TABLE_LEAF;
     this.count = count;
-    this.lastHi = ph;
-    this.lastLo = pl;
+    if (!this.#fastTableLeaf(h, count, top, bounds)) return false;
+    const last = Math.max(0, count - 1);
+    this.firstHi = this.keyHi[0]!;
+    this.firstLo = this.keyLo[0]!;
+    this.lastHi = this.keyHi[last]!;
+    this.lastLo = this.keyLo[last]!;
     return true;
   }
 

@@ -288,8 +288,8 @@ export class BtreePage {
    * The fast check of a table leaf whose cells are not needed (the other
    * side holds the same page): true when page `n` is a sound table leaf
    * inside `bounds` whose every cell lies whole on the page, its record
-   * header sound: {@link parse}'s fast path, with the first and last keys
-   * kept apart ({@link firstHi} ...). False means "look closer": parse it,
+   * header sound: {@link parse}'s fast path, keeping only the first and
+   * last keys ({@link firstHi} ...). False means "look closer": parse it,
    * which reports the damage, or finds cells that spill.
    *
    * @param n the page number
@@ -313,13 +313,7 @@ export class BtreePage {
     this.base = base;
     this.type = TABLE_LEAF;
     this.count = count;
-    if (!this.#fastTableLeaf(h, count, top, bounds)) return false;
-    const last = Math.max(0, count - 1);
-    this.firstHi = this.keyHi[0]!;
-    this.firstLo = this.keyLo[0]!;
-    this.lastHi = this.keyHi[last]!;
-    this.lastLo = this.keyLo[last]!;
-    return true;
+    return this.#fastTableLeaf(h, count, top, bounds, false);
   }
 
   /** The first and last keys a {@link soundLeaf} check found. */
@@ -362,7 +356,13 @@ export class BtreePage {
    * of at most two varint bytes, rowids of at most seven, keys as numbers.
    * False: the careful parse (below) looks again, and names any damage.
    */
-  #fastTableLeaf(h: number, count: number, top: number, bounds: KeyBounds | null): boolean {
+  #fastTableLeaf(
+    h: number,
+    count: number,
+    top: number,
+    bounds: KeyBounds | null,
+    keep = true,
+  ): boolean {
     const buf = this.buf;
     const base = this.base;
     const end = base + this.src.usable;
@@ -382,6 +382,7 @@ export class BtreePage {
     }
     const { payload, start, local, overflow, keyHi, keyLo } = this;
     let prev = lo;
+    let firstKey = 0;
     const ptrs = h + 8;
     for (let i = 0; i < count; i++) {
       const ptr = (buf[ptrs + 2 * i]! << 8) | buf[ptrs + 2 * i + 1]!;
@@ -405,6 +406,7 @@ export class BtreePage {
         k++;
       }
       if (v <= prev) return false;
+      if (i === 0) firstKey = v;
       prev = v;
       const hend = p + buf[p]!;
       if (p + size > end || buf[p]! >= 0x80 || hend === p || hend > p + size) return false;
@@ -420,6 +422,7 @@ export class BtreePage {
         sum += t >= 12 ? (t - 12) >> 1 : SIZES[t]!;
       }
       if (q !== hend || sum !== size) return false;
+      if (!keep) continue;
       keyHi[i] = v < TWO_32 ? 0 : Math.floor(v / TWO_32);
       keyLo[i] = v >>> 0;
       payload[i] = size;
@@ -428,6 +431,12 @@ export class BtreePage {
       overflow[i] = 0;
     }
     if (count > 0 && prev > hi) return false;
+    if (!keep && count > 0) {
+      this.firstHi = Math.floor(firstKey / TWO_32);
+      this.firstLo = firstKey >>> 0;
+      this.lastHi = Math.floor(prev / TWO_32);
+      this.lastLo = prev >>> 0;
+    }
     this.safeKeys = true;
     return true;
   }

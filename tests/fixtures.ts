@@ -8,6 +8,7 @@
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
+import process from "node:process";
 import { DatabaseSync } from "node:sqlite";
 
 /** A temporary folder removed by `cleanup()`. */
@@ -26,11 +27,35 @@ export interface TempDir {
  */
 export function tempDir(prefix = "dbagenteval-test-"): TempDir {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+  if (!removalArmed) {
+    // Deno's test runner tells the end of a file with "unload", Bun with "exit".
+    globalThis.addEventListener?.("unload", removeLiveDirs);
+    process.once("exit", removeLiveDirs);
+    removalArmed = true;
+  }
+  liveDirs.add(dir);
   return {
     path: dir,
     file: (name) => path.join(dir, name),
-    cleanup: () => fs.rmSync(dir, { recursive: true, force: true }),
+    cleanup: () => {
+      fs.rmSync(dir, { recursive: true, force: true });
+      liveDirs.delete(dir);
+    },
   };
+}
+
+/**
+ * The folders not cleaned up yet. A test file's top level can make a folder
+ * that its `after()` hook removes, and `deno test --doc --filter` loads the
+ * file without running its tests or hooks: the process's exit removes what
+ * is left, so no run leaves folders in the temp directory.
+ */
+const liveDirs = new Set<string>();
+let removalArmed = false;
+
+function removeLiveDirs(): void {
+  for (const dir of liveDirs) fs.rmSync(dir, { recursive: true, force: true });
+  liveDirs.clear();
 }
 
 /** How {@link makeDb} builds the file. */

@@ -1,7 +1,9 @@
 /**
  * The damaged-file sweep: every kind of damage of tests/_damage.ts on every
  * variant (page sizes 512, 1024, 4096, 16384, 65536; auto_vacuum none and
- * full), and SQLite's own damaged test databases, each through every
+ * full), and SQLite's own damaged test databases (every dump of the test
+ * suite in SQLite's source tree, tests/_sqlite_dumps.ts: set
+ * DBAGENTEVAL_SQLITE_SOURCE or run .ci/sqlite_source), each through every
  * command of tests/_damage_check.ts. Prints, per file, a letter per
  * command: `r` refused as damaged, `=` what SQLite reads, `X` neither (with
  * what it gave). The test suite (tests/damaged_files_test.ts) runs a
@@ -18,7 +20,6 @@ import process from "node:process";
 import {
   changedCopy,
   DAMAGES,
-  decodeHexdb,
   Model,
   sqliteReading,
   validFile,
@@ -26,6 +27,8 @@ import {
   writeFile,
 } from "../tests/_damage.ts";
 import { COMMANDS, judge } from "../tests/_damage_check.ts";
+import { dumpFiles, dumpsOf } from "../tests/_sqlite_dumps.ts";
+import { SQLITE_SOURCE, SYSTEM_TOOLS } from "../tests/system_packages.ts";
 
 const arg = (name: string): string | undefined => {
   const i = process.argv.indexOf(name);
@@ -75,11 +78,15 @@ try {
     }
   }
   if (!process.argv.includes("--crafted-only")) {
-    const data = path.join(import.meta.dirname ?? ".", "..", "tests", "data", "sqlite_damaged");
-    for (const f of fs.readdirSync(data).filter((n) => n.endsWith(".hexdb")).sort()) {
-      for (const [k, dump] of decodeHexdb(fs.readFileSync(path.join(data, f), "utf8")).entries()) {
+    if (!SYSTEM_TOOLS.sqliteSource.found()) {
+      throw new Error(
+        `no SQLite source tree in ${SQLITE_SOURCE}: ${SYSTEM_TOOLS.sqliteSource.install}`,
+      );
+    }
+    for (const f of dumpFiles(SQLITE_SOURCE)) {
+      for (const [k, dump] of dumpsOf(SQLITE_SOURCE, f).entries()) {
         if (only !== undefined && !`${f} ${dump.name}`.includes(only)) continue;
-        const name = `${f.replace(".hexdb", "")}-${k + 1}.db`;
+        const name = `${path.basename(f, ".test")}-${k + 1}.db`;
         const d = writeFile(path.join(dir, "damaged"), name, dump.bytes);
         fs.mkdirSync(path.join(dir, "read"), { recursive: true });
         const r = sqliteReading(d, path.join(dir, "read", name));

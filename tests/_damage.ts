@@ -1,9 +1,9 @@
 /**
  * Damaged databases for tests/damaged_files_test.ts and bench/damaged_sweep.ts:
  * valid files made from SQL, then damaged one invariant at a time (a byte
- * edit each, found with the file reader's own page parser), and SQLite's
- * own damaged test databases decoded from their `.open --hexdb` dumps
- * (tests/data/sqlite_damaged/). And what SQLite itself reads from a file:
+ * edit each, found with the file reader's own page parser). And what
+ * SQLite itself reads from a file (of these, or of SQLite's own damaged
+ * test databases, tests/_sqlite_dumps.ts):
  * each of its tables read whole (`SELECT ... WHERE 1`, so that no raw copy
  * of records is made) into a fresh database of the same schema, or the
  * tables it cannot read.
@@ -569,48 +569,6 @@ export const DAMAGES: readonly Damage[] = [
     },
   },
 ];
-
-/**
- * Decodes the `.open --hexdb` dumps of a file (SQLite's `decode_hexdb`):
- * each `| size N pagesize P` block to its bytes.
- *
- * @param text the dumps, one after another
- * @returns each dump's name (its `filename`) and bytes
- */
-export function decodeHexdb(text: string): { name: string; bytes: Uint8Array }[] {
-  const out: { name: string; bytes: Uint8Array }[] = [];
-  let bytes: Uint8Array | null = null;
-  let name = "";
-  let base = 0;
-  for (const raw of text.split("\n")) {
-    const line = raw.trim();
-    const size = /^\|\s*size (\d+) pagesize (\d+)(?: filename (\S+))?/.exec(line);
-    if (size !== null) {
-      bytes = new Uint8Array(Number(size[1]));
-      name = size[3] ?? `dump${out.length + 1}.db`;
-      base = 0;
-      continue;
-    }
-    if (bytes === null) continue;
-    const page = /^\|\s*page (\d+) offset (\d+)/.exec(line);
-    if (page !== null) {
-      base = Number(page[2]);
-      continue;
-    }
-    if (/^\|\s*end\b/.test(line)) {
-      out.push({ name, bytes });
-      bytes = null;
-      continue;
-    }
-    const data = /^\|\s*(\d+):((?:\s[0-9a-f]{2})+)/.exec(line);
-    if (data === null) continue;
-    const at = base + Number(data[1]);
-    data[2]!.trim().split(/\s+/).forEach((h, i) => {
-      if (at + i < bytes!.length) bytes![at + i] = parseInt(h, 16);
-    });
-  }
-  return out;
-}
 
 /** What SQLite reads from a file: the tables it reads whole, the ones it cannot, and a copy of what it read. */
 export interface SqliteReading {

@@ -4,7 +4,8 @@
  * rowid, a reserved serial type, an interior page listing a child twice, an
  * overflow chain shared or looping, a cell count that does not fit, and
  * more), across page sizes 512, 4096 and 65536 with auto_vacuum off and on,
- * and SQLite's own damaged test databases (tests/data/sqlite_damaged/).
+ * and SQLite's own damaged test databases (every dump of its test suite,
+ * read from a copy of SQLite's source tree: tests/_sqlite_dumps.ts).
  * For each, every command (tests/_damage_check.ts: db diff both ways and
  * with itself, --summary, --table, --sql, --select, db info) either says
  * the file is damaged or gives exactly what it gives on what SQLite reads
@@ -21,11 +22,11 @@ import * as path from "node:path";
 import process from "node:process";
 import { tempDir } from "./fixtures.ts";
 import { runCli } from "./cli.ts";
-import { needs } from "./system_packages.ts";
+import { needs, SQLITE_SOURCE, SYSTEM_TOOLS } from "./system_packages.ts";
+import { dumpFiles, dumpsOf } from "./_sqlite_dumps.ts";
 import {
   changedCopy,
   DAMAGES,
-  decodeHexdb,
   Model,
   sqliteReading,
   validFile,
@@ -89,15 +90,17 @@ describe("a file damaged one invariant at a time", {
 });
 
 describe("SQLite's own damaged test databases", {
-  skip: !inProcess ? "the binary's pass runs the CLI cases" : needs("sqlite3"),
+  skip: !inProcess ? "the binary's pass runs the CLI cases" : needs("sqlite3", "sqliteSource"),
 }, () => {
-  const data = path.join(import.meta.dirname ?? ".", "data", "sqlite_damaged");
-  for (const f of fs.readdirSync(data).filter((n) => n.endsWith(".hexdb")).sort()) {
+  // Read from SQLite's source tree at test time (tests/_sqlite_dumps.ts).
+  const files = SYSTEM_TOOLS.sqliteSource.found() ? dumpFiles(SQLITE_SOURCE) : [];
+  for (const f of files) {
     it(`are refused, or read as SQLite reads them, by every command: ${f}`, async () => {
-      const dumps = decodeHexdb(fs.readFileSync(path.join(data, f), "utf8"));
+      const dumps = dumpsOf(SQLITE_SOURCE, f);
       assert.ok(dumps.length > 0);
+      const tag = path.basename(f, ".test");
       for (const [k, dump] of dumps.entries()) {
-        const name = `${f.replace(".hexdb", "")}-${k + 1}.db`;
+        const name = `${tag}-${k + 1}.db`;
         const damaged = writeFile(dir.file("dumps"), name, dump.bytes);
         fs.mkdirSync(dir.file("dumps-read"), { recursive: true });
         const reading = sqliteReading(damaged, dir.file(`dumps-read/${name}`));

@@ -35,6 +35,14 @@ function onPath(name: string): boolean {
 /** The Chromium the HTML report's test drives: $CHROMIUM, or Debian's `chromium` on the PATH. */
 export const CHROMIUM: string = process.env["CHROMIUM"] ?? which("chromium") ?? "chromium";
 
+/**
+ * A copy of SQLite's source tree, for its test suite's damaged databases
+ * (tests/_sqlite_dumps.ts): $DBAGENTEVAL_SQLITE_SOURCE, or where .ci/run
+ * unpacks Debian's (`.ci/sqlite_source`).
+ */
+export const SQLITE_SOURCE: string = process.env["DBAGENTEVAL_SQLITE_SOURCE"] ??
+  "/usr/src/sqlite3";
+
 /** The arm64 C library qemu-user runs the linux-arm64 binary with. */
 export const ARM64_SYSROOT = "/usr/aarch64-linux-gnu";
 
@@ -75,6 +83,13 @@ export const SYSTEM_TOOLS = {
     package: "sqlite3-tools",
     usedFor: "sqldiff, which db diff is checked against",
     found: () => onPath("sqldiff"),
+  },
+  sqliteSource: {
+    package: "the sqlite3 source package",
+    install: `.ci/sqlite_source ${SQLITE_SOURCE} (apt-get source sqlite3, unpacked there; ` +
+      "or DBAGENTEVAL_SQLITE_SOURCE=a copy of SQLite's source tree)",
+    usedFor: "SQLite's source tree, whose test suite's damaged databases the reader is checked on",
+    found: () => fs.existsSync(path.join(SQLITE_SOURCE, "test", "corruptL.test")),
   },
   chromium: {
     package: "chromium",

@@ -154,7 +154,7 @@ export interface PooledStoredOptions {
  * @example
  * ```ts
  * import { pooledStoredExecutor } from "./stored.ts";
- * const execute = pooledStoredExecutor("examples/chinook/Chinook_Sqlite.sqlite", { timeoutMs: 5_000 });
+ * const execute = pooledStoredExecutor("examples/chinook/Chinook_Sqlite.sqlite", { timeoutMs: 30_000 });
  * (await execute("SELECT 3 AS i, 3.0 AS r")).rows; // [[3n, 3]]
  * ```
  */

@@ -88,7 +88,7 @@ export interface PoolOptions {
  *   op: "query",
  *   args: { path: "examples/chinook/Chinook_Sqlite.sqlite", sql: "SELECT 1" },
  *   key: "examples/chinook/Chinook_Sqlite.sqlite",
- *   timeoutMs: 5_000,
+ *   timeoutMs: 30_000,
  * };
  * ```
  */
@@ -174,7 +174,7 @@ const SPAWN_AFTER_MS = 20;
  *   service: "sqlite",
  *   op: "query",
  *   args: { path: "examples/chinook/Chinook_Sqlite.sqlite", sql: "SELECT count(*) AS n FROM Genre" },
- *   timeoutMs: 5_000,
+ *   timeoutMs: 30_000,
  * }) as { columns: string[]; values: unknown[] };
  * reply.values; // [25]
  * await pool.close();

@@ -15,7 +15,7 @@ import { pooledQuery } from "./pooled.ts";
  * @example
  * ```ts
  * import { sqliteExecutor, type SqliteExecutorOptions } from "./executor.ts";
- * const options: SqliteExecutorOptions = { timeoutMs: 5_000, strictQuotes: true };
+ * const options: SqliteExecutorOptions = { timeoutMs: 30_000, strictQuotes: true };
  * const run = sqliteExecutor("examples/chinook/Chinook_Sqlite.sqlite", options);
  * run.close();
  * ```
@@ -90,7 +90,7 @@ export interface SqliteExecutor extends Executor {
  * ```ts
  * import { type ExecuteOptions, sqliteExecutor } from "./executor.ts";
  * const run = sqliteExecutor("examples/chinook/Chinook_Sqlite.sqlite");
- * const options: ExecuteOptions = { timeoutMs: 2_000, signal: AbortSignal.timeout(10_000) };
+ * const options: ExecuteOptions = { timeoutMs: 30_000, signal: AbortSignal.timeout(60_000) };
  * await run("SELECT count(*) AS n FROM Genre", options); // [{ n: 25 }]
  * run.close();
  * ```

@@ -21,7 +21,7 @@ const SQLITE_INTERRUPT = 9;
  * @example
  * ```ts
  * import { pooledQuery, type PooledQuery } from "./pooled.ts";
- * const q: PooledQuery = { path: "examples/chinook/Chinook_Sqlite.sqlite", sql: "SELECT 1 AS one", timeoutMs: 5_000 };
+ * const q: PooledQuery = { path: "examples/chinook/Chinook_Sqlite.sqlite", sql: "SELECT 1 AS one", timeoutMs: 30_000 };
  * (await pooledQuery(q)).values; // [1]
  * ```
  */

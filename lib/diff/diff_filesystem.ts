@@ -3,6 +3,7 @@
  *
  * @module
  */
+import { Buffer } from "node:buffer";
 import * as fs from "node:fs";
 import * as nodePath from "node:path";
 import { SqliteOpenError, UsageError } from "../errors.ts";
@@ -132,11 +133,38 @@ function unreadable(
   };
 }
 
+/** Bytes of each file compared at once by {@link sameBytes}. */
+const SAME_CHUNK = 1024 * 1024;
+
+/**
+ * Whether two files hold the same bytes, read a chunk at a time (an
+ * unreadable file may be gigabytes of something else): false when either
+ * cannot be read.
+ */
 function sameBytes(a: string, b: string): boolean {
+  let fa: number | null = null;
+  let fb: number | null = null;
   try {
-    return fs.readFileSync(a).equals(fs.readFileSync(b));
+    fa = fs.openSync(a, "r");
+    fb = fs.openSync(b, "r");
+    const size = fs.fstatSync(fa).size;
+    if (fs.fstatSync(fb).size !== size) return false;
+    const x = Buffer.allocUnsafe(Math.min(SAME_CHUNK, Math.max(1, size)));
+    const y = Buffer.allocUnsafe(x.length);
+    for (let at = 0; at < size;) {
+      const want = Math.min(x.length, size - at);
+      const n = fs.readSync(fa, x, 0, want, at);
+      // A file that changed size while read is not the same as anything.
+      if (n !== want || fs.readSync(fb, y, 0, want, at) !== want) return false;
+      if (x.compare(y, 0, n, 0, n) !== 0) return false;
+      at += n;
+    }
+    return true;
   } catch {
     return false;
+  } finally {
+    if (fa !== null) fs.closeSync(fa);
+    if (fb !== null) fs.closeSync(fb);
   }
 }
 

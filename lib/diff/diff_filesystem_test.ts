@@ -1,5 +1,6 @@
 import { after, describe, it } from "node:test";
 import assert from "node:assert/strict";
+import { Buffer } from "node:buffer";
 import * as fs from "node:fs";
 import { makeDb, snapshotDir, tempDir } from "../../tests/fixtures.ts";
 import { UsageError } from "../errors.ts";
@@ -75,6 +76,31 @@ describe("diffFilesystemDatabases()", () => {
     const diff = await diffFilesystemDatabases(before, afterDir);
     const broken = diff.databases.find((d) => d.name === "broken.db");
     assert.match(broken?.error ?? "", /not a SQLite database/);
+  });
+
+  it("compares files that are not SQLite chunk by chunk, to their last byte", async () => {
+    // Past one chunk (1 MiB): equal, a last byte apart, a byte shorter.
+    const text = Buffer.alloc(1024 * 1024 + 5, "not a database ");
+    const other = Buffer.from(text);
+    other[other.length - 1] = 0x21;
+    const files: Record<string, Buffer> = {
+      same: text,
+      last: other,
+      short: text.subarray(0, text.length - 1),
+    };
+    for (const [name, bytes] of Object.entries(files)) {
+      fs.writeFileSync(`${dir.path}/${name}_a.db`, text);
+      fs.writeFileSync(`${dir.path}/${name}_b.db`, bytes);
+    }
+    const diff = await diffFilesystemDatabases(
+      Object.fromEntries(Object.keys(files).map((n) => [n, `${dir.path}/${n}_a.db`])),
+      Object.fromEntries(Object.keys(files).map((n) => [n, `${dir.path}/${n}_b.db`])),
+    );
+    assert.deepEqual(diff.databases.map((d) => [d.name, d.status]), [
+      ["last", "changed"],
+      ["same", "unchanged"],
+      ["short", "changed"],
+    ]);
   });
 
   it("uses dbPatterns, **/ globs included", async () => {

@@ -32,7 +32,7 @@ describe("dbagenteval db diff outputs", () => {
       [
         "after.db: changed",
         "  logs: 0 changed, 1 added, 0 removed",
-        "  users: schema changed; 1 changed, 1 added, 1 removed",
+        "  users: schema changed; 1 changed (1 cell), 1 added, 1 removed",
         "  index users_role: added",
         "  1 table unchanged",
         "",
@@ -138,7 +138,7 @@ describe("dbagenteval db diff --rowid", () => {
     assert.equal(byRowid.code, 0, byRowid.stderr);
     assert.match(
       byRowid.stdout,
-      / {2}m: 2 changed, 0 added, 0 removed\n {2}t: 2 changed, 0 added, 0 removed/,
+      / {2}m: 2 changed \(4 cells\), 0 added, 0 removed\n {2}t: 2 changed \(4 cells\), 0 added, 0 removed/,
     );
     const sqldiff = spawnSync("sqldiff", ["--summary", a, b], { encoding: "utf8" });
     assert.match(sqldiff.stdout, /m: 2 changes, 0 inserts, 0 deletes/);

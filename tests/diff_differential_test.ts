@@ -6,6 +6,8 @@
  *   independent implementation in C);
  * - keyless tables: a multiset count in SQL, run by the `sqlite3` shell over
  *   the two files attached;
+ * - changed cells (`counts.changed_cells`): the paired rows' differing
+ *   columns summed, in SQL by the `sqlite3` shell;
  * - the schema plane: what the generator did (columns added, indexes, views
  *   and triggers created or dropped).
  * The pairs cover rowid, TEXT, NOCASE, composite, WITHOUT ROWID, STRICT,
@@ -80,6 +82,32 @@ function changedWithExtra(a: string, b: string, t: TableSpec): number {
   return Number(r.stdout.trim());
 }
 
+/**
+ * Paired rows' changed cells, in SQL: over the rows the key pairs, each
+ * column (of the after side; one the before side lacks compares with its
+ * NULL default) whose values differ, byte for byte.
+ */
+function changedCells(a: string, b: string, t: TableSpec): number {
+  const shell = (db: string, sql: string): string => {
+    const r = spawnSync("sqlite3", ["-readonly", db, sql], { encoding: "utf8" });
+    assert.equal(r.status, 0, `sqlite3 failed: ${r.stderr}`);
+    return r.stdout.trim();
+  };
+  const names = (db: string) =>
+    shell(db, `SELECT name FROM pragma_table_xinfo('${t.name}') WHERE hidden != 1`).split("\n");
+  const before = new Set(names(a));
+  const cells = names(b).map((c) =>
+    before.has(c) ? `(+A.${c} IS NOT +B.${c} COLLATE BINARY)` : `(B.${c} IS NOT NULL)`
+  );
+  const on = t.keyCols.map((c) => `A.${c} = B.${c}`).join(" AND ");
+  return Number(shell(
+    a,
+    `ATTACH '${b.replaceAll("'", "''")}' AS aft;
+    SELECT coalesce(sum(${cells.join(" + ")}), 0)
+    FROM main.${t.name} AS A JOIN aft.${t.name} AS B ON ${on};`,
+  ));
+}
+
 describe(`db diff against independent references (${PAIRS} seeded pairs, seed ${SEED})`, {
   skip: needs("sqlite3", "sqldiff"),
 }, () => {
@@ -107,7 +135,7 @@ describe(`db diff against independent references (${PAIRS} seeded pairs, seed ${
         tables: {
           name: string;
           key_kind: string;
-          counts: { added: number; removed: number; changed: number };
+          counts: { added: number; removed: number; changed: number; changed_cells: number };
           columns: { added: { name: string }[] };
         }[];
         objects: { type: string; name: string; status: string }[];
@@ -142,6 +170,12 @@ describe(`db diff against independent references (${PAIRS} seeded pairs, seed ${
         if (JSON.stringify(got) !== JSON.stringify(want)) {
           mismatches.push(
             `${pair.name} ${t.name} (${t.shape}): ours changed/added/removed ${got}, reference ${want}`,
+          );
+        }
+        const cells = t.shape === "keyless" ? 0 : changedCells(a, b, t);
+        if ((ours?.counts.changed_cells ?? 0) !== cells) {
+          mismatches.push(
+            `${pair.name} ${t.name} (${t.shape}): ours ${ours?.counts.changed_cells} changed cells, reference ${cells}`,
           );
         }
       }

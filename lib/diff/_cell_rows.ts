@@ -197,24 +197,26 @@ class RowReader {
 }
 
 /**
- * Whether two parsed records of a table differ as the engine's keyed query
- * tells (`+A.c IS NOT +B.c COLLATE BINARY` on every column but the key),
- * comparing the stored bytes (no value is built for a row that is not).
+ * How many columns of two parsed records of a table differ as the engine's
+ * keyed query tells (`+A.c IS NOT +B.c COLLATE BINARY` on every column but
+ * the key), comparing the stored bytes (no value is built for a row that is
+ * not): 0 for rows that are the same.
  */
-function recordsDiffer(layout: Layout, a: Record, b: Record): boolean {
+function differingCells(layout: Layout, a: Record, b: Record): number {
   const { at, real, dflt } = layout;
+  let n = 0;
   for (let k = 0; k < at.length; k++) {
     const i = at[k]!;
     if (i < 0) continue;
     if (i < a.count && i < b.count) {
-      if (!sameStored(a, i, b, i, real[k])) return true;
+      if (!sameStored(a, i, b, i, real[k])) n++;
     } else {
       const x = i < a.count ? a.value(i, real[k]) : dflt[k]!;
       const y = i < b.count ? b.value(i, real[k]) : dflt[k]!;
-      if (!sameValue(x, y)) return true;
+      if (!sameValue(x, y)) n++;
     }
   }
-  return false;
+  return n;
 }
 
 /** One side of a table for the cells: its tree, and the table. */
@@ -270,7 +272,8 @@ export async function cellRows(
     changed(a, b) {
       const ra = (readA ??= new RowReader(layout, a));
       const rb = (readB ??= new RowReader(layout, b));
-      if (!recordsDiffer(layout, ra.parse(a), rb.parse(b))) return;
+      const cells = differingCells(layout, ra.parse(a), rb.parse(b));
+      if (cells === 0) return;
       const rowid = ra.rowid(a);
       rows.add("changed", (kept) => {
         const va = ra.decoded(rowid);
@@ -284,7 +287,7 @@ export async function cellRows(
           changedRow(key, keptRow(cols, va), keptRow(cols, vb), changed),
           [{ names: cols, values: va }, { names: cols, values: vb }],
         );
-      });
+      }, cells);
     },
     added(b) {
       addedCount++;

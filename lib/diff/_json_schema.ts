@@ -78,7 +78,12 @@ const table = v.object({
     removed: v.array(v.object({ key: v.nullable(row), row })),
     changed: v.array(v.object({ key: row, before: row, after: row, changed_columns: strings })),
   }),
-  counts: v.object({ added: v.number(), removed: v.number(), changed: v.number() }),
+  counts: v.object({
+    added: v.number(),
+    removed: v.number(),
+    changed: v.number(),
+    changed_cells: v.optional(v.number()),
+  }),
   truncated: v.boolean(),
   bytes_cut: v.optional(v.literal(true)),
   sql_before: v.nullable(v.string()),

@@ -148,6 +148,12 @@ export function keyed(
     ...onlyB.map((c) => `+B.${ident(c.name)} IS NOT ${sqlLiteral(c.dflt)} COLLATE BINARY`),
   ];
   const differs = differences.length === 0 ? "" : ` OR ${balanced("OR", differences)}`;
+  // The first column says what a row is: -1 removed, else the number of its
+  // cells that changed (counted for every changed row, kept or not).
+  const cellCount = differences.length === 0
+    ? "0"
+    : balanced("+", differences.map((d) => `(${d})`));
+  const kind = `CASE WHEN B.${ident(afterKey[0]!)} IS NULL THEN -1 ELSE ${cellCount} END`;
   // Ranges apply only to a rowid-keyed table (the key is the rowid).
   const useRanges = ranges !== null && rowids ? ranges : null;
   // Other keys on rowid tables: the cell residue of each side, in temporary
@@ -182,7 +188,7 @@ export function keyed(
   const removedOrChanged = prepareSelect(
     db,
     [
-      `B.${ident(afterKey[0]!)} IS NULL`,
+      kind,
       ...aCols.map((c) => `A.${ident(c)}`),
       ...bCols.map((c) => `B.${ident(c)}`),
       ...(hiddenKey ? [`A.${ident(key[0]!)}`] : []),
@@ -193,7 +199,8 @@ export function keyed(
     lazy,
   );
   forRanges(removedOrChanged, useRanges, () => {
-    if (removedOrChanged.value(0) === 1) {
+    const cells = Number(removedOrChanged.value(0));
+    if (cells < 0) {
       rows.add("removed", (kept) => {
         const values = valuesOf(removedOrChanged, aCols.length, 1);
         const k = keyOf(values, keyAtA, removedOrChanged, 1 + aCols.length + bCols.length, key);
@@ -228,7 +235,7 @@ export function keyed(
         changedRow(k, keptRow(aCols, va), keptRow(bCols, vb), changed),
         [{ names: aCols, values: va }, { names: bCols, values: vb }],
       );
-    });
+    }, cells);
   });
 
   const onRev = key.map((k, i) => `A.${ident(k)} = B.${ident(afterKey[i]!)}`).join(" AND ");

@@ -124,7 +124,7 @@ describe("rowidResidue() with other pages changed", () => {
       assert.equal(plan === null ? null : plan.identical, identical);
       const diff = await diffSqliteDatabases(a, b);
       const t = diff.databases[0]?.tables.find((x) => x.name === "t");
-      assert.deepEqual(t?.counts, { added: 0, removed: 0, changed });
+      assert.deepEqual(t?.counts, { added: 0, removed: 0, changed, changed_cells: changed });
     });
   }
 });
@@ -135,7 +135,7 @@ describe("diffSqliteDatabases() with skipped pages", () => {
     string,
     string,
     string,
-    { added: number; removed: number; changed: number },
+    { added: number; removed: number; changed: number; changed_cells: number },
   ][] = [
     [
       "finds spread updates, deletes and inserts in a rowid table exactly",
@@ -143,21 +143,21 @@ describe("diffSqliteDatabases() with skipped pages", () => {
       KEYED_FILL,
       "UPDATE t SET v = 'u' WHERE id % 97 = 0; DELETE FROM t WHERE id % 301 = 0; " +
       "INSERT INTO t SELECT 5000 + i, 'n', NULL FROM (SELECT 1 AS i UNION SELECT 2);",
-      { added: 2, removed: 9, changed: 30 },
+      { added: 2, removed: 9, changed: 30, changed_cells: 30 },
     ],
     [
       "cancels a keyless row deleted in one page and inserted again at the end",
       "CREATE TABLE t(v TEXT, w)",
       `${ROWS} INSERT INTO t SELECT 'v' || i, i FROM s`,
       "DELETE FROM t WHERE v = 'v10'; INSERT INTO t VALUES ('v10', 10); UPDATE t SET w = 0 WHERE v = 'v2000';",
-      { added: 1, removed: 1, changed: 0 },
+      { added: 1, removed: 1, changed: 0, changed_cells: 0 },
     ],
     [
       "pairs a TEXT primary key across pages",
       "CREATE TABLE t(k TEXT PRIMARY KEY, v)",
       `${ROWS} INSERT INTO t SELECT 'k' || i, i FROM s`,
       "DELETE FROM t WHERE k = 'k5'; INSERT INTO t VALUES ('k5', 6); UPDATE t SET v = -1 WHERE k = 'k2999';",
-      { added: 0, removed: 0, changed: 2 },
+      { added: 0, removed: 0, changed: 2, changed_cells: 2 },
     ],
   ];
   for (const [name, schema, fill, change, counts] of cases) {
@@ -205,7 +205,7 @@ describe("diffSqliteDatabases() on a WITHOUT ROWID table", () => {
     db.close();
     const diff = await diffSqliteDatabases(a, b, {});
     const w = diff.databases[0]!.tables.find((t) => t.name === "w")!;
-    assert.deepEqual(w.counts, { added: 0, removed: 0, changed: 1 });
+    assert.deepEqual(w.counts, { added: 0, removed: 0, changed: 1, changed_cells: 1 });
     assert.equal(w.rows.changed[0]!.key["k"], key);
   });
 });

@@ -15,7 +15,7 @@ describe("diffSqliteDatabases() comparing the cells of changed leaves", () => {
       ${rows(5000, "INSERT INTO t SELECT i % 7, 'same' FROM c")}`;
     const db = await diffSql(make, `${make} DELETE FROM t WHERE rowid = 2500;`);
     const t = table(db, "t");
-    assert.deepEqual(t.counts, { added: 0, removed: 1, changed: 0 });
+    assert.deepEqual(t.counts, { added: 0, removed: 1, changed: 0, changed_cells: 0 });
     assert.deepEqual(rowSummary(t).removed, [{ a: 2500 % 7, b: "same" }]);
   });
 
@@ -30,7 +30,7 @@ describe("diffSqliteDatabases() comparing the cells of changed leaves", () => {
     );
     const t = table(db, "t");
     // 777 is not a multiple of 50: its row kept its place, edited.
-    assert.deepEqual(t.counts, { added: 1, removed: 1, changed: 0 });
+    assert.deepEqual(t.counts, { added: 1, removed: 1, changed: 0, changed_cells: 0 });
     assert.deepEqual(rowSummary(t), {
       added: [{ a: 777, b: "edited" }],
       removed: [{ a: 777, b: "row 777" }],
@@ -47,8 +47,8 @@ describe("diffSqliteDatabases() comparing the cells of changed leaves", () => {
       make,
       `${make} UPDATE t SET v = 1.0 WHERE v = 1; UPDATE k SET v = 2.0 WHERE v = 2;`,
     );
-    assert.deepEqual(table(db, "t").counts, { added: 0, removed: 0, changed: 0 });
-    assert.deepEqual(table(db, "k").counts, { added: 0, removed: 0, changed: 0 });
+    assert.deepEqual(table(db, "t").counts, { added: 0, removed: 0, changed: 0, changed_cells: 0 });
+    assert.deepEqual(table(db, "k").counts, { added: 0, removed: 0, changed: 0, changed_cells: 0 });
   });
 
   it("reports rows of a TEXT-keyed rowid table in key order when their rowids moved", async () => {
@@ -62,7 +62,7 @@ describe("diffSqliteDatabases() comparing the cells of changed leaves", () => {
        DELETE FROM k WHERE id = 'key03000'; INSERT INTO k VALUES ('key00000', 0);`,
     );
     const t = table(db, "k");
-    assert.deepEqual(t.counts, { added: 1, removed: 1, changed: 6 });
+    assert.deepEqual(t.counts, { added: 1, removed: 1, changed: 6, changed_cells: 6 });
     assert.deepEqual(t.rows.changed.map((r) => r.key["id"]), [
       "key00001",
       "key01001",
@@ -84,8 +84,18 @@ describe("diffSqliteDatabases() comparing the cells of changed leaves", () => {
       `${make} UPDATE big SET body = body || '!' WHERE id IN (3, 30);
        UPDATE bag SET body = body || '!' WHERE rowid = 7;`,
     );
-    assert.deepEqual(table(db, "big").counts, { added: 0, removed: 0, changed: 2 });
-    assert.deepEqual(table(db, "bag").counts, { added: 1, removed: 1, changed: 0 });
+    assert.deepEqual(table(db, "big").counts, {
+      added: 0,
+      removed: 0,
+      changed: 2,
+      changed_cells: 2,
+    });
+    assert.deepEqual(table(db, "bag").counts, {
+      added: 1,
+      removed: 1,
+      changed: 0,
+      changed_cells: 0,
+    });
   });
 
   it("finds changes scattered through a rowid table, joined into ranges across unchanged rows", async () => {
@@ -97,7 +107,7 @@ describe("diffSqliteDatabases() comparing the cells of changed leaves", () => {
        DELETE FROM t WHERE id = 12; INSERT INTO t VALUES (60000, 'new');`,
     );
     const t = table(db, "t");
-    assert.deepEqual(t.counts, { added: 1, removed: 1, changed: 5 });
+    assert.deepEqual(t.counts, { added: 1, removed: 1, changed: 5, changed_cells: 5 });
     assert.deepEqual(t.rows.changed.map((r) => r.key["id"]), [1, 5, 21, 22, 40000]);
   });
 
@@ -116,7 +126,7 @@ describe("diffSqliteDatabases() comparing the cells of changed leaves", () => {
        UPDATE w SET v = v || '!' WHERE k1 = 'k07000' AND k2 = 2;`,
     );
     const t = table(db, "w");
-    assert.deepEqual(t.counts, { added: 1, removed: 3, changed: 4 });
+    assert.deepEqual(t.counts, { added: 1, removed: 3, changed: 4, changed_cells: 4 });
     assert.deepEqual(t.rows.changed.map((r) => [r.key["k1"], r.key["k2"]]), [
       ["k00010", 1],
       ["k04000", 1],
@@ -137,7 +147,7 @@ describe("diffSqliteDatabases() comparing the cells of changed leaves", () => {
        UPDATE w SET k = 'KEY 17' WHERE k = 'key 17';`,
     );
     const t = table(db, "w");
-    assert.deepEqual(t.counts, { added: 0, removed: 0, changed: 6 });
+    assert.deepEqual(t.counts, { added: 0, removed: 0, changed: 6, changed_cells: 6 });
     const keys = t.rows.changed.map((r) => r.key["k"]);
     assert.ok(keys.includes(9007199254740993n), "a key beyond 2^53 kept exactly");
     assert.ok(keys.includes(-9223372036854775808n));

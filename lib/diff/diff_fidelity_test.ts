@@ -349,7 +349,7 @@ describe("diffSqliteDatabases() on rows compared whole (finding 7)", () => {
     );
     assert.deepEqual(t.rows.removed.map((r) => r.row["a"]), [1, 1, 2]);
     assert.deepEqual(t.rows.added.map((r) => r.row["a"]), [2, 5, 9]);
-    assert.deepEqual(t.counts, { added: 3, removed: 4, changed: 0 });
+    assert.deepEqual(t.counts, { added: 3, removed: 4, changed: 0, changed_cells: 0 });
     assert.equal(t.truncated, true);
   });
 

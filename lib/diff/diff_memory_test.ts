@@ -55,7 +55,12 @@ describe(`db diff under a ${HEAP_MB} MB JavaScript heap`, () => {
       const r = capped(deno!, ["db", "diff", files!.a, files!.b, "--json", out]);
       assert.equal(r.code, 0, r.stderr.slice(-500));
       const doc = JSON.parse(fs.readFileSync(out, "utf8"));
-      assert.deepEqual(doc.databases[0].tables[0].counts, { added: 0, removed: 0, changed: ROWS });
+      assert.deepEqual(doc.databases[0].tables[0].counts, {
+        added: 0,
+        removed: 0,
+        changed: ROWS,
+        changed_cells: ROWS,
+      });
     },
   );
 

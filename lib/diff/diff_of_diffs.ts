@@ -97,6 +97,7 @@ function splitTable(
       added: rows.added.length,
       removed: rows.removed.length,
       changed: rows.changed.length,
+      changed_cells: rows.changed.reduce((n, r) => n + r.changed_columns.length, 0),
     };
     const dataStatus = counts.added + counts.removed + counts.changed > 0 ? "changed" : "unchanged";
     // Rows one diff dropped cannot be paired with the other's: a kept row

@@ -49,7 +49,7 @@ describe("diffSqliteDatabases() on a keyless table whose rows all moved", () => 
   it("finds the 1 removed row after VACUUM renumbered every rowid after it, comparing cells", async () => {
     const { diff } = await diffInScratch("DELETE FROM t WHERE rowid = 5;");
     const t = table(diff.databases[0]!, "t");
-    assert.deepEqual(t.counts, { added: 0, removed: 1, changed: 0 });
+    assert.deepEqual(t.counts, { added: 0, removed: 1, changed: 0, changed_cells: 0 });
     assert.deepEqual(structuredClone(rowSummary(t)).removed, [{
       a: 5,
       b: "row 00000005 of a table without a key",
@@ -64,7 +64,7 @@ describe("diffSqliteDatabases() on a keyless table whose rows all moved", () => 
        INSERT INTO t SELECT * FROM r ORDER BY rowid DESC; DELETE FROM t WHERE b LIKE '% 00000007 %';`,
     );
     const t = table(diff.databases[0]!, "t");
-    assert.deepEqual(t.counts, { added: 0, removed: 1, changed: 0 });
+    assert.deepEqual(t.counts, { added: 0, removed: 1, changed: 0, changed_cells: 0 });
     assert.ok(spilled, "the sorter spilled to scratch files");
   });
 });
@@ -86,7 +86,7 @@ describe("diffSqliteDatabases() on tables as wide as SQLite allows (2,000 column
       true,
       "UPDATE k SET c1999 = 'changed' WHERE id = 2",
       {
-        counts: { added: 0, removed: 0, changed: 1 },
+        counts: { added: 0, removed: 0, changed: 1, changed_cells: 1 },
         changed: [["c1999"]],
       },
     ],
@@ -95,7 +95,7 @@ describe("diffSqliteDatabases() on tables as wide as SQLite allows (2,000 column
       false,
       "UPDATE n SET c1999 = 'changed' WHERE rowid = 2; CREATE TABLE m AS SELECT * FROM n;" +
       "DELETE FROM n; INSERT INTO n SELECT * FROM m ORDER BY c1 DESC; DROP TABLE m; VACUUM",
-      { counts: { added: 1, removed: 1, changed: 0 }, changed: [] },
+      { counts: { added: 1, removed: 1, changed: 0, changed_cells: 0 }, changed: [] },
     ],
   ];
   for (const [name, keyed, change, expected] of cases) {
@@ -140,7 +140,8 @@ describe("diffSqliteDatabases() reads a wide table's values only for the rows it
       );
       const diff = await diffSqliteDatabases(a, b, { maxRows: 1 });
       const t = table(diff.databases[0]!, "k");
-      assert.deepEqual(t.counts, { added: 0, removed: 2, changed: 4 });
+      // Every changed row's two cells are counted, the rows past the kept one too.
+      assert.deepEqual(t.counts, { added: 0, removed: 2, changed: 4, changed_cells: 8 });
       // Rows have no prototype (see emptyRow): a clone compares with literals.
       const changed = structuredClone(t.rows.changed[0]!);
       assert.deepEqual([changed.key, changed.changed_columns], [{ id: 1 }, ["c7", "c1999"]]);

@@ -350,7 +350,9 @@ function tableDiff(job: Job, settings: DiffSettings, data: TableData | null): Ta
     : settings.include_schema && tableSchemaChanged(before, after, columns)
     ? "changed"
     : "unchanged";
-  const counts = data === null ? { added: 0, removed: 0, changed: 0 } : { ...data.rows.counts };
+  const counts = data === null
+    ? { added: 0, removed: 0, changed: 0, changed_cells: 0 }
+    : { ...data.rows.counts };
   const dataStatus = counts.added + counts.removed + counts.changed > 0 ? "changed" : "unchanged";
   return {
     name: either.name,

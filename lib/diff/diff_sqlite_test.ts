@@ -122,6 +122,7 @@ describe("diffSqliteDatabases() pairs rows by key", () => {
         added: (rows.added ?? []).length,
         removed: (rows.removed ?? []).length,
         changed: (rows.changed ?? []).length,
+        changed_cells: got.rows.changed.reduce((n, r) => n + r.changed_columns.length, 0),
       });
     });
   }
@@ -265,8 +266,8 @@ describe("diffSqliteDatabases() on schema changes", () => {
     assert.deepEqual(
       db.tables.map((t) => [t.name, t.status, t.schema_status, t.counts]),
       [
-        ["new", "added", "added", { added: 1, removed: 0, changed: 0 }],
-        ["old", "removed", "removed", { added: 0, removed: 2, changed: 0 }],
+        ["new", "added", "added", { added: 1, removed: 0, changed: 0, changed_cells: 0 }],
+        ["old", "removed", "removed", { added: 0, removed: 2, changed: 0, changed_cells: 0 }],
       ],
     );
     assert.deepEqual(table(db, "new").rows.added, [{ key: { id: 7 }, row: { id: 7, b: "x" } }]);
@@ -335,7 +336,7 @@ describe("diffSqliteDatabases() options", () => {
   it("leaves the data plane out with includeData false", async () => {
     const got = table(await diffSql(fix(before), fix(afterSql), { includeData: false }), "t");
     assert.deepEqual(got.columns.added.map((c) => c.name), ["w"]);
-    assert.deepEqual(got.counts, { added: 0, removed: 0, changed: 0 });
+    assert.deepEqual(got.counts, { added: 0, removed: 0, changed: 0, changed_cells: 0 });
     assert.equal(got.data_status, "unchanged");
   });
 });

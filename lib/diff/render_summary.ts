@@ -4,7 +4,13 @@
  *
  * @module
  */
-import type { DatabaseDiff, TableDiff } from "./types.ts";
+import type { DatabaseDiff, RowCounts, TableDiff } from "./types.ts";
+
+/** The changed cells after the changed rows' count: ` (3 cells)`, or nothing when none changed. */
+function cells(c: RowCounts): string {
+  const n = c.changed_cells;
+  return c.changed === 0 || n === undefined ? "" : ` (${n} cell${n === 1 ? "" : "s"})`;
+}
 
 /** Which plane a summary counts. */
 export type SummaryTarget = "data" | "schema" | "both";
@@ -15,8 +21,9 @@ function statusOf(t: TableDiff, target: SummaryTarget): string {
 
 /**
  * Renders the summary: per database a line with its status, then per
- * changed table `name: N changed, N added, N removed` (with `schema
- * changed`, `added` or `removed` first when the table itself changed).
+ * changed table `name: N changed (N cells), N added, N removed` (with
+ * `schema changed`, `added` or `removed` first when the table itself
+ * changed; the cells the changed rows changed, when some did).
  *
  * @param diff the diff (counts are exact whatever `maxRows` kept)
  * @param target which plane to count
@@ -47,7 +54,7 @@ export function renderDiffSummary(diff: DatabaseDiff, target: SummaryTarget = "b
         : "";
       const data = target === "schema"
         ? ""
-        : `${c.changed} changed, ${c.added} added, ${c.removed} removed`;
+        : `${c.changed} changed${cells(c)}, ${c.added} added, ${c.removed} removed`;
       lines.push(`  ${t.name}: ${`${schema}${data}`.replace(/; $/, "")}`);
     }
     if (target !== "data") {

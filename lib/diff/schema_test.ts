@@ -73,7 +73,7 @@ describe("diffSqliteDatabases() with an INTEGER PRIMARY KEY DESC", () => {
     after.exec("UPDATE t SET v = 'changed' WHERE rowid = 10");
     after.close();
     const t = structuredClone(await diffSqliteDatabases(a, b)).databases[0]!.tables[0]!;
-    assert.deepEqual(t.counts, { added: 0, removed: 0, changed: 1 });
+    assert.deepEqual(t.counts, { added: 0, removed: 0, changed: 1, changed_cells: 1 });
     assert.deepEqual(t.rows.changed[0]?.key, { id: 4991 });
     assert.deepEqual(t.rows.changed[0]?.after, { id: 4991, v: "changed" });
   });

@@ -230,7 +230,7 @@ describe("--table reads only the named tables", () => {
     damage(a, leaf, Buffer.alloc(4096, 0xee));
     damage(b, leaf, Buffer.alloc(4096, 0x77));
     const t = (await tableDiffs(a, b, ["t"]))[0]!;
-    assert.deepEqual(t.counts, { added: 0, removed: 0, changed: 1 });
+    assert.deepEqual(t.counts, { added: 0, removed: 0, changed: 1, changed_cells: 1 });
     await assert.rejects(
       diffSqliteDatabases(a, b),
       (e: unknown) => e instanceof SqliteDamageError && e.path === a && e.page === leaf,

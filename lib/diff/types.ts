@@ -184,13 +184,18 @@ export interface ChangedRow {
  * import type { RowCounts } from "./types.ts";
  * const diff = await diffSqliteDatabases(null, "examples/db_agent/users.db");
  * const counts: RowCounts | undefined = diff.databases[0]?.tables.find((t) => t.name === "users")
- *   ?.counts; // { added: 4, removed: 0, changed: 0 }
+ *   ?.counts; // { added: 4, removed: 0, changed: 0, changed_cells: 0 }
  * ```
  */
 export interface RowCounts {
   readonly added: number;
   readonly removed: number;
   readonly changed: number;
+  /**
+   * The cells the changed rows changed: the sum of their `changed_columns`
+   * (absent in documents written before it was counted).
+   */
+  readonly changed_cells?: number;
 }
 
 /**

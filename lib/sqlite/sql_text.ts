@@ -180,7 +180,7 @@ function shellSafeText(text: string): string {
  * `a OR b OR c ...` nests one level per term, and SQLite refuses a tree
  * deeper than 1,000 (a table may have 2,000 columns).
  *
- * @param op `OR`, `AND` or `||`
+ * @param op `OR`, `AND`, `||` or `+`
  * @param terms the terms (at least one)
  * @returns the joined expression
  * @example
@@ -189,7 +189,7 @@ function shellSafeText(text: string): string {
  * balanced("OR", ["a", "b", "c"]); // "(a OR (b OR c))"
  * ```
  */
-export function balanced(op: "OR" | "AND" | "||", terms: readonly string[]): string {
+export function balanced(op: "OR" | "AND" | "||" | "+", terms: readonly string[]): string {
   if (terms.length === 1) return terms[0]!;
   const mid = terms.length >> 1;
   return `(${balanced(op, terms.slice(0, mid))} ${op} ${balanced(op, terms.slice(mid))})`;

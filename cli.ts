@@ -10,17 +10,14 @@ import { Command, CommanderError, Option } from "@commander-js/extra-typings";
 import process from "node:process";
 import { VERSION } from "./lib/version.ts";
 import { DEFAULT_MAX_BYTES } from "./lib/diff/options.ts";
+import { bytes, collect, integer, toOption } from "./lib/cli/options.ts";
 import {
   ALLOW_SUPERUSER_OPTION,
-  bytes,
-  collect,
-  integer,
   REPORT_OPTIONS,
-  RUN_OPTIONS,
+  RUN_OPTION_ROWS,
   SQL_LIMIT_OPTIONS,
-  toOption,
-} from "./lib/cli/options.ts";
-import type { RunOptions } from "./lib/cli/run.ts";
+} from "./lib/eval/run_options.ts";
+import type { ParsedRunOptions } from "./lib/eval/run_options.ts";
 import type { ReportOptions } from "./lib/cli/_reports.ts";
 import { normalizeArgv, polishCommands } from "./lib/cli/_polish.ts";
 import { CLOSED_PIPE_EXIT, endQuietlyOnClosedPipe, isClosedPipe } from "./lib/cli/_closed_pipe.ts";
@@ -147,13 +144,13 @@ program.command("validate")
 const run = program.command("run")
   .description("ask the agent every case and check what it did")
   .argument("[cases]", "a .yaml, .yml, .json or .jsonl cases file (or cases: in the config)");
-// Every option of run comes from one table (lib/cli/options.ts); the config
-// file (lib/cli/config.ts) reads them from the command.
-for (const spec of [...RUN_OPTIONS, ...REPORT_OPTIONS]) run.addOption(toOption(spec));
+// Every option of run comes from one table (lib/eval/run_options.ts), as do
+// the config file's keys (lib/cli/config.ts) and the options' type.
+for (const row of RUN_OPTION_ROWS) run.addOption(toOption(row));
 run.action(async (cases, options, command) => {
   const { configureRun } = await import("./lib/cli/config.ts");
   const { runCommand } = await import("./lib/cli/run.ts");
-  const configured = configureRun(command, cases, options as RunOptions);
+  const configured = configureRun(command, cases, options as ParsedRunOptions);
   process.exitCode = await runCommand(configured.cases, {
     ...configured.options,
     ruleSpecs: configured.ruleSpecs,

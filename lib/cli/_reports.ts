@@ -11,20 +11,15 @@ import process from "node:process";
 import { UsageError } from "../errors.ts";
 import { checkOutputs, humanStream, writeOutput } from "./_output.ts";
 import type { RunFile } from "../eval/run_file.ts";
+import type { ReportOptionValues } from "../eval/run_options.ts";
 import { runFileJson } from "../eval/run_file_json.ts";
 import { markdownReport } from "../eval/report_md.ts";
 import { junitReport } from "../eval/report_junit.ts";
 import { htmlReport } from "../eval/report_html.ts";
 import { GITHUB_SUMMARY_LIMIT, githubAnnotations, githubSummary } from "../eval/report_github.ts";
 
-/** The report options, as cli.ts parses them (lib/cli/options.ts REPORT_OPTIONS). */
-export interface ReportOptions {
-  readonly json?: string;
-  readonly md?: string;
-  readonly junit?: string;
-  readonly html?: string;
-  readonly github?: boolean;
-}
+/** The report options, as cli.ts parses them (rows of lib/eval/run_options.ts). */
+export type ReportOptions = ReportOptionValues;
 
 /**
  * The report files of the options, by flag (`-` is stdout).

@@ -10,8 +10,9 @@
  * concurrency: 8
  * ```
  *
- * {@link RUN_CONFIG_KEYS} maps each config key to its `run` flag and the
- * kind of value it takes: an option added to `run` is one line there. Values
+ * Each key is a row of `run`'s option table (lib/eval/run_options.ts): the
+ * flag in snake_case, read as the kind of value the row takes, so an option
+ * added to `run` is one row there and a key cannot outlive its flag. Values
  * go through the flag's own parser (so `concurrency: 0` is refused as
  * `--concurrency 0` is), paths are relative to the config file's folder, and a
  * flag given on the command line wins over the file. A mistake is one line
@@ -31,110 +32,23 @@ import { checkConfigFile } from "./_config_values.ts";
 import { parseModuleRef } from "./_load_module.ts";
 import { resolveDatabasePath } from "../databases/registry.ts";
 import { type PathKey, readRuleSpec, type RuleSpec, RuleSpecProblem } from "./_builtin_rules.ts";
+import { configKeyOf, type OptionRow, type OptionValueKind } from "../option_values.ts";
+import { RUN_OPTION_ROWS, type RunConfigKey } from "../eval/run_options.ts";
 
 /** The names looked for in the current folder, in order. */
 export const CONFIG_FILE_NAMES: readonly string[] = ["dbagenteval.yaml", "dbagenteval.yml"];
 
-/**
- * The kinds of value a config key takes:
- * - `text`, `integer`, `number`, `boolean`: a YAML scalar of that type;
- * - `path`: a file, relative to the config file's folder;
- * - `output`: a file to write, or `-` for stdout;
- * - `module`: `file:export`, the file relative to the config file's folder;
- * - `database`: a SQLite file (a path) or a URL such as `postgres://...` (kept as is);
- * - `csv`: text, or a list of text joined with commas (`tags: [easy, money]`);
- * - `list`: text or a list of text, as a repeatable flag takes;
- * - `rules`: a list of rules: built-in names, `{name: options}` or `file:export`.
- */
-export type ConfigValueType =
-  | "text"
-  | "integer"
-  | "number"
-  | "boolean"
-  | "path"
-  | "output"
-  | "module"
-  | "database"
-  | "csv"
-  | "list"
-  | "rules";
+/** The kinds of value a config key takes (see OptionValueKind). */
+export type ConfigValueType = OptionValueKind;
 
-/** One config key: the `run` flag it stands for and the value it takes. */
-export interface ConfigKey {
-  /** The flag, e.g. `--agent-db`, or `<cases>` for the argument. */
-  readonly flag: string;
+/** One config key: the row of `run`'s table it sets (none for `cases`) and how it is read. */
+interface ConfigKey {
   readonly type: ConfigValueType;
-}
-
-/**
- * Config key -> `run` flag. A `run` option missing here is still accepted
- * under its snake_case name (`--foo-bar` as `foo_bar`) and parsed by its flag's
- * parser; listing it here gives it a type (paths relative to the file, lists).
- */
-export const RUN_CONFIG_KEYS: Readonly<Record<string, ConfigKey>> = {
-  cases: { flag: "<cases>", type: "path" },
-  agent: { flag: "--agent", type: "module" },
-  agent_cmd: { flag: "--agent-cmd", type: "text" },
-  agent_url: { flag: "--agent-url", type: "text" },
-  agent_header: { flag: "--agent-header", type: "list" },
-  execute: { flag: "--execute", type: "module" },
-  db: { flag: "--db", type: "database" },
-  allow_superuser: { flag: "--allow-superuser", type: "boolean" },
-  agent_db: { flag: "--agent-db", type: "path" },
-  strict_quotes: { flag: "--strict-quotes", type: "boolean" },
-  strict_columns: { flag: "--strict-columns", type: "boolean" },
-  db_dir: { flag: "--db-dir", type: "path" },
-  predictions: { flag: "--predictions", type: "path" },
-  rules: { flag: "--rule", type: "rules" },
-  judge: { flag: "--judge", type: "module" },
-  judge_url: { flag: "--judge-url", type: "text" },
-  judge_model: { flag: "--judge-model", type: "text" },
-  judge_concurrency: { flag: "--judge-concurrency", type: "integer" },
-  tags: { flag: "--tags", type: "csv" },
-  concurrency: { flag: "--concurrency", type: "integer" },
-  timeout: { flag: "--timeout", type: "number" },
-  max_result_mb: { flag: "--max-result-mb", type: "number" },
-  max_temp_mb: { flag: "--max-temp-mb", type: "number" },
-  json: { flag: "--json", type: "output" },
-  md: { flag: "--md", type: "output" },
-  verbose: { flag: "--verbose", type: "boolean" },
-  counterexamples: { flag: "--counterexamples", type: "boolean" },
-  case: { flag: "--case", type: "list" },
-  rerun_failed: { flag: "--rerun-failed", type: "path" },
-  resume: { flag: "--resume", type: "path" },
-  shard: { flag: "--shard", type: "text" },
-  shard_durations: { flag: "--shard-durations", type: "path" },
-  fail_fast: { flag: "--fail-fast", type: "boolean" },
-  repeat: { flag: "--repeat", type: "integer" },
-  min_pass_rate: { flag: "--min-pass-rate", type: "number" },
-  pass_k: { flag: "--pass-k", type: "integer" },
-  cache: { flag: "--cache", type: "path" },
-  junit: { flag: "--junit", type: "output" },
-  html: { flag: "--html", type: "output" },
-  github: { flag: "--github", type: "boolean" },
-};
-
-/** Flags that have no config key: they choose the file, or are `rules` in another form. */
-const NOT_IN_CONFIG = new Set([
-  "--config",
-  "--rules",
-  "--rule",
-  "--help",
-  "--version",
-  "--no-cache", // leave out cache: instead
-]);
-
-/** The parts of a commander Option that the config reads. */
-export interface OptionLike {
-  readonly long?: string | undefined;
-  attributeName(): string;
-  isBoolean(): boolean;
-  readonly parseArg?: unknown;
+  readonly row?: OptionRow;
 }
 
 /** The parts of a commander Command that the config reads. */
 export interface CommandLike {
-  readonly options: readonly OptionLike[];
   getOptionValueSource(key: string): string | undefined;
 }
 
@@ -162,22 +76,16 @@ function snakeCase(flag: string): string {
   return flag.replace(/^--/, "").replaceAll("-", "_");
 }
 
-/** Every config key `run` accepts, with the option it sets. */
-function configKeys(command: CommandLike): Map<string, { key: ConfigKey; option?: OptionLike }> {
-  const keys = new Map<string, { key: ConfigKey; option?: OptionLike }>();
-  const byFlag = new Map(command.options.map((o) => [o.long, o]));
-  for (const [name, key] of Object.entries(RUN_CONFIG_KEYS)) {
-    const option = byFlag.get(key.flag);
-    if (key.flag !== "<cases>" && key.type !== "rules" && option === undefined) continue;
-    keys.set(name, option === undefined ? { key } : { key, option });
-  }
-  const listed = new Set(Object.values(RUN_CONFIG_KEYS).map((k) => k.flag));
-  for (const option of command.options) {
-    if (option.long === undefined || listed.has(option.long) || NOT_IN_CONFIG.has(option.long)) {
-      continue;
-    }
-    const type: ConfigValueType = option.isBoolean() ? "boolean" : "text";
-    keys.set(snakeCase(option.long), { key: { flag: option.long, type }, option });
+/**
+ * Every config key `run` accepts: `cases` (the argument), then one a row of
+ * `run`'s table (lib/eval/run_options.ts) that has one.
+ */
+function configKeys(): Map<string, ConfigKey> {
+  const keys = new Map<string, ConfigKey>([["cases", { type: "path" }]]);
+  const rows: readonly OptionRow[] = RUN_OPTION_ROWS;
+  for (const row of rows) {
+    const name = configKeyOf(row);
+    if (name !== undefined) keys.set(name, { type: row.configKind ?? row.kind, row });
   }
   return keys;
 }
@@ -254,19 +162,19 @@ function scalarText(name: string, value: unknown, what = "text"): string {
   throw new ValueProblem([], `${name} must be ${what}, not ${describe(value)}`);
 }
 
-function parseWith(option: OptionLike | undefined, text: string, previous?: unknown): unknown {
-  if (typeof option?.parseArg !== "function") return text;
-  return (option.parseArg as (value: string, previous: unknown) => unknown)(text, previous);
+function parseWith(row: OptionRow | undefined, text: string, previous?: unknown): unknown {
+  if (row?.parse === undefined) return text;
+  return (row.parse as (value: string, previous: unknown) => unknown)(text, previous);
 }
 
 /** Turns one config value into what the flag would have given. */
 function convert(
   name: string,
-  entry: { key: ConfigKey; option?: OptionLike },
+  key: ConfigKey,
   value: unknown,
   source: { dir: string; cwd: string },
 ): unknown {
-  const { key, option } = entry;
+  const option = key.row;
   const rel = (v: string) => resolvePath(source.dir, v, source.cwd);
   switch (key.type) {
     case "boolean":
@@ -401,11 +309,11 @@ export function configureRun<O extends object>(
   }
 
   const source = readConfigFile(file);
-  const keys = configKeys(command);
+  const keys = configKeys();
   let configCases: string | undefined;
   for (const [name, value] of Object.entries(source.values)) {
-    const entry = keys.get(name);
-    if (entry === undefined) {
+    const key = keys.get(name);
+    if (key === undefined) {
       const known = [...keys.keys()];
       const near = suggest(name, known) ?? suggest(snakeCase(name), known);
       throw new ConfigFileError(
@@ -418,14 +326,13 @@ export function configureRun<O extends object>(
     let converted: unknown;
     const used = name === "cases"
       ? cases === undefined
-      : entry.key.type !== "rules" && entry.option !== undefined &&
-        !fromCli(entry.option.attributeName());
+      : key.type !== "rules" && key.row !== undefined && !fromCli(key.row.key);
     try {
-      converted = convert(name, entry, value, { dir: source.dir, cwd });
+      converted = convert(name, key, value, { dir: source.dir, cwd });
       if (used && typeof converted === "string" && typeof value === "string") {
         checkConfigFile({
           key: name,
-          type: entry.key.type,
+          type: key.type,
           written: value,
           value: converted,
           cwd,
@@ -443,13 +350,15 @@ export function configureRun<O extends object>(
     }
     // The command runs where its relative paths (agent.py) are: in the
     // config file's folder, as every other path the file holds.
-    if (name === "agent_cmd" && used) out["agentCmdDir"] = path.resolve(cwd, source.dir);
+    if (name === ("agent_cmd" satisfies RunConfigKey) && used) {
+      out["agentCmdDir"] = path.resolve(cwd, source.dir);
+    }
     if (name === "cases") configCases = converted as string;
-    else if (entry.key.type === "rules") {
+    else if (key.type === "rules") {
       // --rule or --rules on the command line replace the file's rules.
       if (cliRules.length === 0 && !fromCli("rules")) ruleSpecs = converted as RuleSpec[];
-    } else if (entry.option !== undefined && !fromCli(entry.option.attributeName())) {
-      out[entry.option.attributeName()] = converted;
+    } else if (key.row !== undefined && !fromCli(key.row.key)) {
+      out[key.row.key] = converted;
     }
   }
   return {

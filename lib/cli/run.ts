@@ -28,13 +28,7 @@ import { casesFingerprint, parseShard, shardCases, shardLine } from "../eval/sha
 import { runRepeated } from "../eval/repeat.ts";
 import { verboseReport } from "../eval/report_text.ts";
 import { cachedJudge } from "../judge/cache.ts";
-import {
-  checkReportPaths,
-  githubWanted,
-  type ReportOptions,
-  reportOutputs,
-  writeReports,
-} from "./_reports.ts";
+import { checkReportPaths, githubWanted, reportOutputs, writeReports } from "./_reports.ts";
 import { type CaseResult, runCaseFeed, type SuiteOptions } from "../eval/suite.ts";
 import { searchableQueries } from "../counterexample/check.ts";
 import { DATABASE_KINDS } from "../databases/registry.ts";
@@ -51,46 +45,20 @@ import { limitsForResultMb } from "../isolation/service.ts";
 import { sweepLeftovers } from "../isolation/temp_storage.ts";
 import { shareSqlite } from "../sqlite/pooled.ts";
 import type { RuleSpec } from "./_builtin_rules.ts";
+import type { ParsedRunOptions } from "../eval/run_options.ts";
 
-/** The options of `run`, as cli.ts parses them (lib/cli/options.ts lists them). */
-export interface RunOptions extends AgentOptions, ReportOptions {
-  readonly execute?: string;
-  readonly db?: string;
-  readonly allowSuperuser?: boolean;
-  readonly dbDir?: string;
-  readonly strictQuotes?: boolean;
-  readonly strictColumns?: boolean;
-  readonly agentDb?: string;
-  readonly rules?: string;
-  /** Rules from --rule flags or the config file's rules: list. */
-  readonly ruleSpecs?: readonly RuleSpec[] | undefined;
-  readonly judge?: string;
-  readonly judgeUrl?: string;
-  readonly judgeModel?: string;
-  readonly tags?: string;
-  readonly concurrency: number;
-  readonly judgeConcurrency: number;
-  readonly timeout?: number;
-  /** --max-result-mb: the largest value or result of a statement. */
-  readonly maxResultMb?: number;
-  /** --max-temp-mb: the most temporary files the engines hold at once. */
-  readonly maxTempMb?: number;
-  readonly verbose?: boolean;
-  readonly counterexamples?: boolean;
-  readonly score?: string;
-  readonly keepDistinct?: boolean;
-  readonly case?: readonly string[];
-  readonly rerunFailed?: string;
-  readonly resume?: string;
-  readonly shard?: string;
-  readonly shardDurations?: string;
-  readonly failFast?: boolean;
-  readonly repeat?: number;
-  readonly minPassRate?: number;
-  readonly passK?: number;
-  /** A folder (--cache DIR), false (--no-cache), or undefined. */
-  readonly cache?: string | boolean;
-}
+/**
+ * The options of `run`, as cli.ts parses them: the rows of
+ * lib/eval/run_options.ts, with the rules and the agent's folder the config
+ * file adds.
+ */
+export type RunOptions =
+  & Omit<ParsedRunOptions, "rule" | "config">
+  & Pick<AgentOptions, "agentCmdDir">
+  & {
+    /** Rules from --rule flags or the config file's rules: list. */
+    readonly ruleSpecs?: readonly RuleSpec[] | undefined;
+  };
 
 function parseTags(tags: string | undefined): string[] | undefined {
   if (tags === undefined) return undefined;

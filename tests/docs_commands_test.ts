@@ -30,18 +30,9 @@ import process from "node:process";
 import { makeDb, tempDir } from "./fixtures.ts";
 import { cliCommand, ROOT } from "./cli.ts";
 import { needs } from "./system_packages.ts";
+import { blocks, printsWhatThePageSays } from "./_doc_blocks.ts";
 import { NO_SERVER, POSTGRES_SUPERUSER_URL } from "./postgres_server.ts";
 import { DatabaseSync } from "node:sqlite";
-
-interface Block {
-  readonly file: string;
-  readonly line: number;
-  readonly script: string;
-  readonly expected: string | undefined;
-  readonly skip: string | undefined;
-  /** Marked `<!-- needs a PostgreSQL server -->`: runs against the test server. */
-  readonly server: boolean;
-}
 
 function pages(): string[] {
   const docs: string[] = [];
@@ -54,37 +45,6 @@ function pages(): string[] {
   };
   walk(path.join(ROOT, "docs"));
   return ["README.md", ...docs.sort()];
-}
-
-/** The shell blocks of a page that call dbagenteval, with their expected output. */
-function blocks(file: string): Block[] {
-  const text = fs.readFileSync(path.join(ROOT, file), "utf8");
-  const found: Block[] = [];
-  const fence = /^( *)```(\w*)\n([\s\S]*?)^\1```\n/gm;
-  let m: RegExpExecArray | null;
-  while ((m = fence.exec(text)) !== null) {
-    const [whole, indent, lang, body] = m;
-    if (!["sh", "bash", "shell"].includes(lang!)) continue;
-    const script = body!.replace(new RegExp(`^${indent}`, "gm"), "");
-    if (!/(^|[\s;&|(])dbagenteval\s/m.test(script.replace(/#.*$/gm, ""))) continue;
-    const before = text.slice(0, m.index).trimEnd();
-    const skip = /<!-- not run: ([^>]*?) -->$/.exec(before)?.[1];
-    const server = before.endsWith("<!-- needs a PostgreSQL server -->");
-    const rest = text.slice(m.index + whole.length);
-    const next = /^\s*\n?( *)```(text)?\n([\s\S]*?)^\1```\n/.exec(rest);
-    const expected = next === null
-      ? undefined
-      : next[3]!.replace(new RegExp(`^${next[1]}`, "gm"), "");
-    found.push({
-      file,
-      line: text.slice(0, m.index).split("\n").length,
-      script,
-      expected,
-      skip,
-      server,
-    });
-  }
-  return found;
 }
 
 const sandbox = tempDir("dbagenteval-docs-");
@@ -208,21 +168,8 @@ function createdRoles(script: string): string[] {
   return names;
 }
 
-/** Each line of `expected` in `output`, in order; `...` skips any lines. */
-function printsWhatThePageSays(output: string, expected: string): string | undefined {
-  const got = output.split("\n").map((l) => l.trimEnd());
-  let at = 0;
-  for (const want of expected.split("\n").map((l) => l.trimEnd())) {
-    if (want === "" || want.trim() === "...") continue;
-    const found = got.indexOf(want, at);
-    if (found === -1) return `expected the line ${JSON.stringify(want)}`;
-    at = found + 1;
-  }
-  return undefined;
-}
-
 describe("the commands in README.md and docs/", () => {
-  const all = pages().flatMap(blocks);
+  const all = pages().flatMap((page) => blocks(page));
   const root = makeSandbox();
   const env = {
     ...process.env,

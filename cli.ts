@@ -42,6 +42,16 @@ db.command("info")
     process.exitCode = await dbInfoCommand(path, options);
   });
 
+db.command("dump")
+  .description(
+    "print a SQLite file as SQL text, one line per row in key order (git's textconv: see docs/how-to/diff-databases-in-git.md)",
+  )
+  .argument("<path>", "the database file")
+  .action(async (path) => {
+    const { dbDumpCommand } = await import("./lib/cli/db_dump.ts");
+    process.exitCode = await dbDumpCommand(path);
+  });
+
 db.command("diff")
   .description("diff two SQLite files, or two folders of them")
   .argument("<before>", "the file or folder before")

@@ -96,6 +96,7 @@ export {
   type TableDiff,
 } from "./lib/diff/types.ts";
 export { diffSqliteDatabases, streamSqliteDiff } from "./lib/diff/diff_sqlite.ts";
+export { type DumpSink, dumpSqlite } from "./lib/diff/dump.ts";
 export type { DiffListener } from "./lib/diff/listener.ts";
 export { foldName } from "./lib/diff/names.ts";
 export {

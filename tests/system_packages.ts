@@ -79,6 +79,18 @@ export const SYSTEM_TOOLS = {
     usedFor: "the sqlite3 shell, which checks db diff's SQL",
     found: () => onPath("sqlite3"),
   },
+  git: {
+    package: "git",
+    usedFor:
+      "git, whose diff driver shows a database's rows (docs/how-to/diff-databases-in-git.md)",
+    found: () => onPath("git"),
+  },
+  deno: {
+    package: "deno",
+    install: "curl -fsSL https://deno.land/install.sh | sh",
+    usedFor: "Deno, which runs cli.ts as git's diff driver in the Bun runs too",
+    found: () => onPath("deno"),
+  },
   sqldiff: {
     package: "sqlite3-tools",
     usedFor: "sqldiff, which db diff is checked against",

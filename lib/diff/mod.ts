@@ -5,6 +5,7 @@
  * @module
  */
 export { diffSqliteDatabases, streamSqliteDiff } from "./diff_sqlite.ts";
+export { type DumpSink, dumpSqlite } from "./dump.ts";
 export type { DiffListener } from "./listener.ts";
 export { foldName } from "./names.ts";
 export { type DatabaseSchema, readDatabaseSchema, type TableSchemaInfo } from "./schema_info.ts";

@@ -6,8 +6,16 @@
  * executor, and prints the harness's overhead per case.
  *
  *   deno task build   # for the binary figures (skipped when dist/dbagenteval is missing)
- *   deno run -A bench/harness.ts [--runs N]
- *   bun bench/harness.ts [--runs N]
+ *   deno run -A bench/harness.ts [--runs N] [--cases N]
+ *   bun bench/harness.ts [--runs N] [--cases N]
+ *   deno run -A bench/harness.ts --cases 200 --cli OTHER/cli.ts --bin FILE --bin FILE
+ *
+ * `--cases N` sets the number of cases (default 1,000). `--cli FILE` (another
+ * checkout's cli.ts, e.g. the code before a change) and `--bin FILE`
+ * (repeatable: compiled binaries) add the whole process, `run cases.yaml
+ * --agent agent.js:agent --db Chinook`, for this tree's cli.ts and each of
+ * them, interleaved `--runs` times: medians of wall time and peak RSS (GNU
+ * time), in one table.
  *
  * @module
  */
@@ -26,7 +34,13 @@ const chinook = path.join(root, "examples", "chinook", "Chinook_Sqlite.sqlite");
 const binary = path.join(root, "dist", "dbagenteval");
 const args = process.argv.slice(2);
 const runs = Number(args[args.indexOf("--runs") + 1] || 3) || 3;
-const N = 1000;
+const N = Number(args[args.indexOf("--cases") + 1] || 1000) || 1000;
+const otherClis = args.flatMap((a, i) =>
+  a === "--cli" && args[i + 1] ? [path.resolve(args[i + 1]!)] : []
+);
+const bins = args.flatMap((a, i) =>
+  a === "--bin" && args[i + 1] ? [path.resolve(args[i + 1]!)] : []
+);
 
 /** 1,000 different questions, cycling through a few query shapes over Chinook's keys. */
 function referenceSql(i: number): string {
@@ -96,7 +110,40 @@ try {
   console.log(`runSuite:                ${s.toFixed(3)} s (${(N / s).toFixed(0)} cases/s)`);
   console.log(`harness overhead:        ${((s - a) * 1000 / N).toFixed(3)} ms per case`);
 
-  if (fs.existsSync(binary)) {
+  if (otherClis.length > 0 || bins.length > 0) {
+    // The whole process for each tree, interleaved.
+    const runtime = isBun
+      ? (cli: string) => [process.execPath, cli]
+      : (cli: string) => [process.execPath, "run", "--allow-all", "--quiet", cli];
+    const commands = [
+      ...[path.join(root, "cli.ts"), ...otherClis].map((cli) => ({
+        name: `${isBun ? "bun" : "deno run"} ${path.relative(process.cwd(), cli) || cli}`,
+        argv: [...runtime(cli), "run", "cases.yaml", "--agent", "agent.js:agent", "--db", chinook],
+      })),
+      ...bins.map((bin) => ({
+        name: `binary ${bin}`,
+        argv: [bin, "run", "cases.yaml", "--agent", "agent.js:agent", "--db", chinook],
+      })),
+    ];
+    const measured = new Map(commands.map((c) => [c.name, [] as { s: number; mb: number }[]]));
+    for (let r = 0; r < runs; r++) {
+      for (const c of commands) {
+        const m = measure(c.argv, { cwd: tmp, discardStdout: true });
+        measured.get(c.name)!.push({ s: m.seconds, mb: m.peakRssMb });
+      }
+    }
+    console.log(
+      `whole process, ${N} cases, load ${os.loadavg().map((l) => l.toFixed(1)).join(" ")}:`,
+    );
+    for (const c of commands) {
+      const m = measured.get(c.name)!;
+      console.log(
+        `  ${c.name.padEnd(56)} ${median(m.map((x) => x.s)).toFixed(3)} s, ${
+          median(m.map((x) => x.mb)).toFixed(0)
+        } MB`,
+      );
+    }
+  } else if (fs.existsSync(binary)) {
     const cli = (
       file: string,
     ) => [binary, "run", file, "--agent", "agent.js:agent", "--db", chinook];

@@ -43,7 +43,6 @@ import { parseScores, RunScores } from "./_scores.ts";
 import { closeDefaultPool, configureDefaultPool, defaultPool } from "../isolation/pool.ts";
 import { limitsForResultMb } from "../isolation/service.ts";
 import { sweepLeftovers } from "../isolation/temp_storage.ts";
-import { shareSqlite } from "../sqlite/pooled.ts";
 import type { RuleSpec } from "./_builtin_rules.ts";
 import type { ParsedRunOptions } from "../eval/run_options.ts";
 
@@ -343,14 +342,11 @@ export async function runCommand(file: string | undefined, options: RunOptions):
   }
   const execute = reference?.execute;
   const databases = reference?.databases;
-  // SQLite engines start before the cases, not inside their --timeout: one
-  // before the first case and one a case at once meanwhile; more (up to two
-  // a case) as slow statements need them (lib/isolation/pool.ts).
+  // A SQLite engine starts before the cases, not inside their --timeout
+  // (opening --db has started it already); more start as slow statements
+  // need them, up to two a case (lib/isolation/pool.ts).
   if (reference?.database?.kind === "sqlite" || databases !== undefined) {
-    const pool = await shareSqlite(defaultPool());
-    const cases = Math.min(options.concurrency, remaining);
-    await pool.warm(1, "sqlite");
-    void pool.warm(cases, "sqlite");
+    await defaultPool().warm(1, "sqlite");
   }
   let agent: ClosableAgent | undefined;
   let streamed: StreamedRun | undefined;

@@ -139,6 +139,8 @@ interface Running {
   readonly job: PoolJob;
   /** The deadline, in `Date.now()` milliseconds (a clock every thread shares). */
   readonly deadline?: number | undefined;
+  /** When it was given to the pool (`performance.now()`). */
+  readonly queuedAt: number;
   readonly resolve: (value: unknown) => void;
   readonly reject: (error: Error) => void;
   timer?: ReturnType<typeof setTimeout> | undefined;
@@ -161,7 +163,7 @@ interface Slot {
 const KEYS_REMEMBERED = 16;
 
 /** How long a job waits for a busy worker before another is started for it. */
-const SPAWN_AFTER_MS = 20;
+const SPAWN_AFTER_MS = 100;
 
 /**
  * A pool of workers that run jobs for services (see the module comment).
@@ -232,6 +234,7 @@ export class WorkerPool {
         job,
         resolve,
         reject,
+        queuedAt: performance.now(),
         ...(job.timeoutMs !== undefined && Number.isFinite(job.timeoutMs)
           ? { deadline: Date.now() + job.timeoutMs }
           : {}),
@@ -358,12 +361,19 @@ export class WorkerPool {
 
   #spawnSoon(): undefined {
     if (this.#spawnTimer !== undefined || this.#slots.length >= this.#size) return undefined;
+    const first = this.#queue[0];
+    const waited = first === undefined ? 0 : performance.now() - first.queuedAt;
     this.#spawnTimer = setTimeout(() => {
       this.#spawnTimer = undefined;
       if (this.#closed || this.#queue.length === 0) return;
+      // Only for a job that has waited the whole time, not one just queued.
+      if (performance.now() - this.#queue[0]!.queuedAt < SPAWN_AFTER_MS) {
+        this.#spawnSoon();
+        return;
+      }
       if (this.#idleSlot(undefined) === undefined) this.#spawn();
       this.#dispatch();
-    }, SPAWN_AFTER_MS);
+    }, Math.max(1, SPAWN_AFTER_MS - waited));
     return undefined;
   }
 

@@ -73,7 +73,11 @@ export async function pooledQuery(q: PooledQuery): Promise<QueryReply> {
     ...(q.stored === true ? { stored: true } : {}),
   };
   const pool = q.pool ?? defaultPool();
-  if (pool.shared("sqlite") === undefined) await shareSqlite(pool);
+  // The first worker compiles the engine itself; the ones after it (slow
+  // statements overlapping) instantiate the module compiled here meanwhile.
+  if (pool.stats().started > 0 && pool.shared("sqlite") === undefined) {
+    void shareSqlite(pool).catch(() => {});
+  }
   try {
     return await pool.run({
       service: "sqlite",

@@ -101,6 +101,32 @@ for (const journal of ["delete", "wal-pending"] as const) {
       assert.deepEqual(snapshotDir(sub.path), untouched);
     });
 
+    it("stops a case whose agent grows its copy past the cap, as an ERROR that names the cap", async () => {
+      let stopped = false;
+      // Writes 4 MB into its copy, then waits for the case to be stopped.
+      const grow = (_q: string, context: AgentContext) => {
+        fs.appendFileSync(context.dbPath!, new Uint8Array(4 * 2 ** 20));
+        return new Promise((resolve) => {
+          context.signal?.addEventListener("abort", () => {
+            stopped = true;
+            resolve("stopped");
+          });
+        });
+      };
+      const card = await runCase(defineCase({ question: "Fill the disk" }), grow, {
+        agentDb: source,
+        agentDbMaxGrowthBytes: 2 ** 20,
+        timeoutMs: 20_000,
+      });
+      assert.equal(card.verdict, "ERROR");
+      assert.match(
+        card.error!,
+        /^the agent's copy of ".*" grew to 4 MB, 1 MB past the original \(--max-temp-mb\)$/,
+      );
+      assert.equal(stopped, true);
+      assert.deepEqual(snapshotDir(sub.path), untouched);
+    });
+
     it("names the original, not the removed temporary copy, when the agent overwrote its copy", async () => {
       const overwrite = (_q: string, context: AgentContext) => {
         fs.writeFileSync(context.dbPath!, "not a database: ".repeat(10));

@@ -110,6 +110,27 @@ describe("WorkerPool", () => {
     );
   });
 
+  it("fails a statement whose temporary files pass the cap, with the cap named", async () => {
+    const small = new WorkerPool({
+      size: 1,
+      limits: { resultBytes: 2 ** 25, memoryBytes: 2 ** 28, tempBytes: 2 ** 20 },
+    });
+    try {
+      // DISTINCT over ~20 MB of rows fills a temporary table past SQLite's
+      // page cache: it spills to a temporary file (temp_store=FILE).
+      const sort =
+        "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 200000) " +
+        "SELECT count(*) FROM (SELECT DISTINCT x || printf('%.*c', 100, 'z') FROM c)";
+      await assert.rejects(
+        query(small, sort),
+        (e) =>
+          e instanceof SqliteQueryError && /temporary files passed the 1 MB limit/.test(e.message),
+      );
+    } finally {
+      await small.close();
+    }
+  });
+
   it("fails every job after close()", async () => {
     const closing = new WorkerPool({ size: 1 });
     await query(closing, "SELECT 1");

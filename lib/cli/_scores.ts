@@ -160,7 +160,9 @@ export class RunScores {
       if (m === undefined) failed.set(file, m = new Map(seen ?? []));
       return m;
     };
-    const onTimeout = (db: string | undefined) => (sql: string) => late.add(`${db}\0${sql}`);
+    // The questions one of whose queries timed out (counted as the evaluators count them).
+    let asking = "";
+    const onTimeout = () => () => late.add(asking);
     // Every query runs in the worker pool under the run's deadline, whose
     // workers keep each file open (a test suite's dozens of files too).
     const executor = (db: string | undefined): StoredExecutor | undefined => {
@@ -174,7 +176,7 @@ export class RunScores {
         strictQuotes: where.strictQuotes,
         timeoutMs: where.timeoutMs,
         timedOut: this.#timedOut.get(db ?? ""),
-        onTimeout: onTimeout(db),
+        onTimeout: onTimeout(),
         failed: failedOn(path, this.#tooLarge.get(db ?? "")),
       });
     };
@@ -186,7 +188,7 @@ export class RunScores {
           execute: pooledStoredExecutor(file, {
             strictQuotes: where.strictQuotes,
             timeoutMs: where.timeoutMs,
-            onTimeout: onTimeout(file),
+            onTimeout: onTimeout(),
             failed: failedOn(file),
           }),
         }));
@@ -194,7 +196,22 @@ export class RunScores {
     const order = (id: string) => this.#order.get(id) ?? Infinity;
     this.#questions.sort((a, b) => order(a.id) - order(b.id));
     for (const { db, ...q } of this.#questions) {
-      questions.push({ ...q, execute: executor(db), testSuite: testSuite(db) });
+      const execute = executor(db);
+      questions.push({
+        ...q,
+        // The scores ask one question at a time: note whose queries run.
+        execute: execute === undefined ? undefined : (sql: string) => {
+          asking = q.id;
+          return execute(sql);
+        },
+        testSuite: testSuite(db).map((t) => ({
+          ...t,
+          execute: (sql: string) => {
+            asking = q.id;
+            return t.execute(sql);
+          },
+        })),
+      });
     }
     if (!questions.some((q) => q.execute !== undefined && q.gold !== undefined)) {
       return {
@@ -210,9 +227,7 @@ export class RunScores {
       lines: [
         ...leaderboardText(results),
         ...(late.size === 0 ? [] : [
-          `--score: ${late.size} quer${
-            late.size === 1 ? "y" : "ies"
-          } timed out after ${seconds} s (--timeout); a prediction that times out scores 0, as the official evaluators score one past their time limit`,
+          `--score: ${late.size} question(s) had a query that timed out after ${seconds} s (--timeout); a prediction that times out scores 0, as the official evaluators score one past their time limit`,
         ]),
       ],
       scores: results.map((r) => ({

@@ -73,10 +73,12 @@ export async function pooledQuery(q: PooledQuery): Promise<QueryReply> {
     ...(q.stored === true ? { stored: true } : {}),
   };
   const pool = q.pool ?? defaultPool();
-  // The first worker compiles the engine itself; the ones after it (slow
-  // statements overlapping) instantiate the module compiled here meanwhile.
-  if (pool.stats().started > 0 && pool.shared("sqlite") === undefined) {
-    void shareSqlite(pool).catch(() => {});
+  // The first worker compiles the engine itself; once statements wait for
+  // a worker (slow ones overlapping), the ones after it instantiate the
+  // module compiled here meanwhile.
+  if (pool.shared("sqlite") === undefined) {
+    const { workers, busy, queued } = pool.stats();
+    if (queued > 0 || (workers > 0 && busy === workers)) void shareSqlite(pool).catch(() => {});
   }
   try {
     return await pool.run({

@@ -204,12 +204,16 @@ export {
   type Status,
 } from "./lib/eval/check.ts";
 export type { Expect, TestCase } from "./lib/eval/case.ts";
-export { CounterexampleCheck } from "./lib/counterexample/check.ts";
+export { COUNTEREXAMPLE_CHECK_SOURCE, CounterexampleCheck } from "./lib/counterexample/check.ts";
+export { type CheckSource, type CounterexampleSettings } from "./lib/eval/check_sources.ts";
 export {
-  type CheckSource,
-  type CounterexampleSettings,
-  registerCheckSource,
-} from "./lib/eval/check_sources.ts";
+  checkQuestion,
+  DEFAULT_CHECK_SOURCES,
+  evaluate,
+  runCase,
+  runRepeated,
+  runSuite,
+} from "./lib/run/check_sources.ts";
 export {
   type Row,
   type SimpleTraceInput,
@@ -257,16 +261,12 @@ export {
   type CaseSession,
   type CaseSetup,
   type CheckLike,
-  checkQuestion,
   type CheckQuestionOptions,
-  evaluate,
   type EvaluateOptions,
-  runCase,
   type RunCaseOptions,
 } from "./lib/eval/evaluate.ts";
 export {
   type CaseResult,
-  runSuite,
   type SuiteOptions,
   SuiteResult,
   type SuiteTotals,
@@ -308,7 +308,7 @@ export {
   type ShardOptions,
 } from "./lib/eval/shard.ts";
 export { mergeRuns, type NamedRunFile, runTotals } from "./lib/eval/merge_runs.ts";
-export { repeatedVerdict, type RepeatOptions, runRepeated } from "./lib/eval/repeat.ts";
+export { repeatedVerdict, type RepeatOptions } from "./lib/eval/repeat.ts";
 export { type AgentDbCopy, agentDbSetup, copyAgentDb, diffAgentCopy } from "./lib/eval/agent_db.ts";
 export { DbChange, dbChange } from "./lib/eval/checks/db_change.ts";
 export { DbNoChange } from "./lib/eval/checks/db_no_change.ts";
@@ -356,6 +356,7 @@ export {
   Faithful,
   faithfulPrompt,
   type FaithfulPromptInput,
+  JUDGE_CHECK_SOURCE,
   type JudgeCheckOptions,
   judgeChecks,
   openAiJudge,

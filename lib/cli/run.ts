@@ -45,6 +45,7 @@ import { limitsForResultMb } from "../isolation/service.ts";
 import { sweepLeftovers } from "../isolation/temp_storage.ts";
 import type { RuleSpec } from "./_builtin_rules.ts";
 import type { ParsedRunOptions } from "../eval/run_options.ts";
+import { DEFAULT_CHECK_SOURCES } from "../run/check_sources.ts";
 
 /**
  * The options of `run`, as cli.ts parses them: the rows of
@@ -361,6 +362,7 @@ export async function runCommand(file: string | undefined, options: RunOptions):
     const { judge, hits } = await loadCachedJudge(options);
     const progress = progressLine();
     const suiteOptions: SuiteOptions = {
+      checkSources: DEFAULT_CHECK_SOURCES,
       concurrency: options.concurrency,
       judgeConcurrency: options.judgeConcurrency,
       ...(execute !== undefined ? { execute } : {}),

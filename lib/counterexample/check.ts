@@ -1,8 +1,8 @@
 /**
  * counterexample: the agent's SQL gave the reference's rows, but is there a
  * database on which it would not? Runs the counterexample search when
- * `run --counterexamples` asks for it. The check registers itself with the
- * harness (`lib/eval/check_sources.ts`), which never imports this room.
+ * `run --counterexamples` asks for it. A run is handed the check as a
+ * source (`COUNTEREXAMPLE_CHECK_SOURCE`); the harness never imports this room.
  *
  * @module
  */
@@ -16,7 +16,7 @@ import {
   PASS,
   SKIP,
 } from "../eval/check.ts";
-import { type CounterexampleSettings, registerCheckSource } from "../eval/check_sources.ts";
+import type { CheckSource, CounterexampleSettings } from "../eval/check_sources.ts";
 import type { TestCase } from "../eval/case.ts";
 import { compareRows } from "../compare/rows.ts";
 import type { Trace } from "../eval/trace.ts";
@@ -131,11 +131,20 @@ export class CounterexampleCheck extends Check {
   }
 }
 
-// The harness runs this check for a run with --counterexamples (API:
-// `counterexamples`), after the built-in checks and before the rules.
-registerCheckSource({
+/**
+ * The counterexample check as a run's source of checks: for a run with
+ * --counterexamples (API: `counterexamples`), after the built-in checks and
+ * before the rules.
+ *
+ * @example
+ * ```ts
+ * import { COUNTEREXAMPLE_CHECK_SOURCE } from "./check.ts";
+ * COUNTEREXAMPLE_CHECK_SOURCE.checks({}).length; // 0
+ * ```
+ */
+export const COUNTEREXAMPLE_CHECK_SOURCE: CheckSource = {
   name: "counterexample",
   place: "before-rules",
   checks: (options) =>
     options.counterexamples === undefined ? [] : [new CounterexampleCheck(options.counterexamples)],
-});
+};

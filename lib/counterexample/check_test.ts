@@ -6,7 +6,7 @@ import { markdownReport } from "../eval/report_md.ts";
 import { parseRunFile, toRunFile } from "../eval/run_file.ts";
 import { runSuite } from "../eval/suite.ts";
 import { Trace } from "../eval/trace.ts";
-import { CounterexampleCheck } from "./check.ts";
+import { COUNTEREXAMPLE_CHECK_SOURCE, CounterexampleCheck } from "./check.ts";
 import { sqliteExecutor } from "../sqlite/executor.ts";
 
 const dir = tempDir();
@@ -91,7 +91,11 @@ describe("CounterexampleCheck", () => {
         q === "Q"
           ? { sql: "SELECT count(*) AS n FROM orders WHERE amount > 20", rows: [{ n: 2 }] }
           : { rows: [{ n: 2 }] };
-      const result = await runSuite(testCases, agent, { execute, counterexamples: { db } });
+      const result = await runSuite(testCases, agent, {
+        execute,
+        counterexamples: { db },
+        checkSources: [COUNTEREXAMPLE_CHECK_SOURCE],
+      });
       const run = parseRunFile(JSON.stringify(toRunFile(result)), "run.json");
       const saved = run.cases.find((c) => c.id === "coincidence")!;
       assert.equal(saved.verdict, "FAIL");

@@ -1,9 +1,9 @@
 /**
  * The checks that other rooms add to a run: the judge's (lib/judge) and the
- * counterexample search's (lib/counterexample). Each room registers a
- * {@link CheckSource} when it is loaded; {@link evaluate} asks every
- * registered source for its checks, so the harness imports neither room.
- * `mod.ts` loads both, so every user of the library gets them.
+ * counterexample search's (lib/counterexample). Each room exports a
+ * {@link CheckSource}; a run is handed the list of sources it uses (a value,
+ * not a registry filled by imports), so the harness imports neither room and
+ * leaving a source out is visible where the list is written.
  *
  * @module
  */
@@ -33,21 +33,29 @@ export interface CounterexampleSettings {
 }
 
 /**
- * A room that adds checks to the cases of a run.
+ * A room that adds checks to the cases of a run, when the run asks for them.
+ * A run is given its sources (`checkSources` of {@link EvaluateOptions});
+ * the library's entry points and the CLI pass the default list,
+ * `DEFAULT_CHECK_SOURCES` of lib/run/check_sources.ts.
  *
  * @example
  * ```ts
- * import { type CheckSource, registerCheckSource } from "./check_sources.ts";
+ * import type { CheckSource } from "./check_sources.ts";
+ * import { evaluate } from "./evaluate.ts";
+ * import { Trace } from "./trace.ts";
  * const polite: CheckSource = {
  *   name: "polite",
  *   place: "after-rules",
  *   checks: () => [{ name: "polite", run: () => ({ stage: "answer", status: "PASS", detail: "" }) }],
  * };
- * registerCheckSource(polite);
+ * const card = await evaluate(Trace.simple("Hi?", { answer: "Hello." }), { question: "Hi?" }, {
+ *   checkSources: [polite],
+ * });
+ * card.checks.some((c) => c.name === "polite"); // true
  * ```
  */
 export interface CheckSource {
-  /** The source's name; registering a name again replaces the earlier source. */
+  /** The source's name. */
   readonly name: string;
   /** Where its checks go: after the built-in checks and before the rules, or after the rules. */
   readonly place: "before-rules" | "after-rules";
@@ -58,41 +66,23 @@ export interface CheckSource {
   checks(options: EvaluateOptions): readonly CheckLike[];
 }
 
-const sources = new Map<string, CheckSource>();
-
 /**
- * Adds a source of checks (or replaces the one of the same name). Rooms call
- * it once, when loaded.
+ * The sources' checks for one place, in the sources' order.
  *
- * @param source the source
- * @example
- * ```ts
- * import { registerCheckSource, registeredChecks } from "./check_sources.ts";
- * registerCheckSource({ name: "none", place: "after-rules", checks: () => [] });
- * registeredChecks("after-rules", {}).length >= 0; // true
- * ```
- */
-export function registerCheckSource(source: CheckSource): void {
-  sources.set(source.name, source);
-}
-
-/**
- * The registered sources' checks for one place, in registration order.
- *
+ * @param sources the run's sources
  * @param place before or after the rules
  * @param options the options the case is evaluated with
  * @returns the checks
  * @example
  * ```ts
- * import { registeredChecks } from "./check_sources.ts";
- * registeredChecks("before-rules", {}); // [] unless a source adds checks without being asked
+ * import { sourcedChecks } from "./check_sources.ts";
+ * sourcedChecks([], "before-rules", {}); // []
  * ```
  */
-export function registeredChecks(
+export function sourcedChecks(
+  sources: readonly CheckSource[],
   place: CheckSource["place"],
   options: EvaluateOptions,
 ): CheckLike[] {
-  return [...sources.values()].filter((s) => s.place === place).flatMap((s) => [
-    ...s.checks(options),
-  ]);
+  return sources.filter((s) => s.place === place).flatMap((s) => [...s.checks(options)]);
 }

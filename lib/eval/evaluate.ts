@@ -16,7 +16,7 @@ import { type Row, type StageInput, Trace } from "./trace.ts";
 import { type Agent, type AgentContext, readRows, toTrace } from "./agent.ts";
 import { AgentError, SqliteQueryError, UsageError } from "../errors.ts";
 import { agentDbSetup } from "./agent_db.ts";
-import { type CounterexampleSettings, registeredChecks } from "./check_sources.ts";
+import { type CheckSource, type CounterexampleSettings, sourcedChecks } from "./check_sources.ts";
 
 /**
  * A check as the harness accepts it: a {@link Check} from any copy of the
@@ -85,6 +85,13 @@ export interface EvaluateOptions {
   readonly error?: string | undefined;
   /** Search for a database on which the agent's SQL is wrong (run --counterexamples). */
   readonly counterexamples?: CounterexampleSettings | undefined;
+  /**
+   * The rooms that add checks when asked (the judge's with `judge`, the
+   * counterexample search's with `counterexamples`). None by default here;
+   * mod.ts's `evaluate`, `runCase`, `runSuite` and the CLI pass
+   * `DEFAULT_CHECK_SOURCES`.
+   */
+  readonly checkSources?: readonly CheckSource[] | undefined;
 }
 
 const STATUSES: readonly string[] = ["PASS", "FAIL", "ERROR", "SKIP"];
@@ -168,9 +175,9 @@ export async function evaluate(
   };
   const checks: CheckLike[] = [
     ...builtinChecks(),
-    ...registeredChecks("before-rules", options),
+    ...sourcedChecks(options.checkSources ?? [], "before-rules", options),
     ...(options.rules ?? []),
-    ...registeredChecks("after-rules", options),
+    ...sourcedChecks(options.checkSources ?? [], "after-rules", options),
   ];
   const results = await Promise.all(checks.map(async (check): Promise<CheckResult[]> => {
     try {
@@ -338,6 +345,8 @@ export interface RunCaseOptions {
    * itself (`run --strict-columns`). Default false.
    */
   readonly strictColumns?: boolean | undefined;
+  /** The rooms that add checks (see {@link EvaluateOptions.checkSources}). */
+  readonly checkSources?: readonly CheckSource[] | undefined;
 }
 
 const TIMED_OUT = Symbol("timed out");
@@ -593,6 +602,7 @@ export async function runCase(
     dbDiff,
     agentDb: options.agentDb,
     database: sqlitePathOf(execute),
+    checkSources: options.checkSources,
     counterexamples: options.counterexamples === undefined || sqlitePathOf(execute) === undefined
       ? options.counterexamples
       : { ...options.counterexamples, db: sqlitePathOf(execute)! },

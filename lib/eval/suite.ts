@@ -414,6 +414,7 @@ export async function runCaseFeed(
     agentDb: options.agentDb,
     agentDbMaxGrowthBytes: options.agentDbMaxGrowthBytes,
     counterexamples: options.counterexamples,
+    checkSources: options.checkSources,
     dialect: options.dialect,
     strictColumns: options.strictColumns,
     // Every option of a case, so that one added there is not left out here.

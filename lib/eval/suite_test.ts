@@ -6,8 +6,7 @@ import { defineCase, parseCases } from "./cases.ts";
 import { runSuite } from "./suite.ts";
 import { Trace } from "./trace.ts";
 import { UsageError } from "../errors.ts";
-// The judge checks register themselves when lib/judge loads (mod.ts loads it).
-import "../judge/judge_checks.ts";
+import { JUDGE_CHECK_SOURCE } from "../judge/judge_checks.ts";
 
 // The guide's cases file, as examples/tutorial/cases.yaml holds it.
 const CASES = parseCases(
@@ -201,7 +200,7 @@ describe("runSuite()", () => {
     const result = await runSuite(
       [defineCase({ id: "q", question: "Q?" })],
       () => ({ sql: "SELECT 1 AS n", rows: [{ n: 1 }], answer: "1" }),
-      { judge: silent, timeoutMs: 50 },
+      { judge: silent, timeoutMs: 50, checkSources: [JUDGE_CHECK_SOURCE] },
     );
     const judged = result.cases[0]!.checks.filter((c) =>
       c.name === "faithful" || c.name === "relevant"

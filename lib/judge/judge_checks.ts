@@ -4,7 +4,7 @@
  * @module
  */
 import type { Check } from "../eval/check.ts";
-import { registerCheckSource } from "../eval/check_sources.ts";
+import type { CheckSource } from "../eval/check_sources.ts";
 import { Faithful } from "./faithful.ts";
 import { ReferenceAnswer } from "./reference_answer.ts";
 import { Relevant } from "./relevant.ts";
@@ -56,10 +56,18 @@ export function judgeChecks(options: JudgeCheckOptions = {}): Check[] {
   return [new ReferenceAnswer(options), new Faithful(options), new Relevant(options)];
 }
 
-// The harness adds the judge checks, after the rules, to every case of a run
-// with a judge.
-registerCheckSource({
+/**
+ * The judge checks as a run's source of checks: after the rules, for a run
+ * with a judge.
+ *
+ * @example
+ * ```ts
+ * import { JUDGE_CHECK_SOURCE } from "./judge_checks.ts";
+ * JUDGE_CHECK_SOURCE.checks({ judge: () => "PASS" }).length; // 3
+ * ```
+ */
+export const JUDGE_CHECK_SOURCE: CheckSource = {
   name: "judge",
   place: "after-rules",
   checks: (options) => options.judge === undefined ? [] : judgeChecks(),
-});
+};

@@ -19,7 +19,7 @@
  *
  * @module
  */
-export { type JudgeCheckOptions, judgeChecks } from "./judge_checks.ts";
+export { JUDGE_CHECK_SOURCE, type JudgeCheckOptions, judgeChecks } from "./judge_checks.ts";
 export { ReferenceAnswer } from "./reference_answer.ts";
 export { Faithful } from "./faithful.ts";
 export { Relevant } from "./relevant.ts";

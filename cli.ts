@@ -57,6 +57,10 @@ db.command("diff")
   .argument("<before>", "the file or folder before")
   .argument("<after>", "the file or folder after")
   .option("--json <file>", "write the diff document as JSON to a file (- for stdout)")
+  .option(
+    "--html <file>",
+    "write the diff as one self-contained HTML page to a file (- for stdout); --max-rows rows of each kind per table",
+  )
   .addOption(
     new Option("--target <plane>", "which changes to show").choices(
       ["data", "schema", "both"] as const,

@@ -106,6 +106,7 @@ export {
 } from "./lib/diff/schema_info.ts";
 export { SqlRenderer } from "./lib/diff/render_sql.ts";
 export { ChangesetRenderer } from "./lib/diff/render_changeset.ts";
+export { type HtmlDiffOptions, HtmlRenderer, renderDiffHtml } from "./lib/diff/render_html.ts";
 export { diffChanged, renderDiffSummary } from "./lib/diff/render_summary.ts";
 export {
   type DatabaseSource,

@@ -11,50 +11,19 @@
  */
 import { after, describe, it } from "node:test";
 import assert from "node:assert/strict";
-import { spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { inflateSync } from "node:zlib";
 import { makeDb, tempDir } from "./fixtures.ts";
 import { ROOT, runCli } from "./cli.ts";
-import { CHROMIUM, needs } from "./system_packages.ts";
+import { needs } from "./system_packages.ts";
+import { openInChromium, type Page, pngFacts } from "./_chromium.ts";
 
 const dir = tempDir("dbagenteval-html-");
 after(() => dir.cleanup());
 
-interface Page {
-  readonly dom: string;
-  /** What the page logged: console messages and uncaught errors. */
-  readonly console: string[];
-}
-
-/** Loads a file in headless Chromium; returns the DOM after its script ran, or writes a screenshot. */
+/** Loads a file in headless Chromium (tests/_chromium.ts), with a profile in this file's temp folder. */
 function chromium(file: string, options: { hash?: string; screenshot?: string } = {}): Page {
-  const profile = fs.mkdtempSync(path.join(dir.path, "profile-"));
-  const url = `file://${file}${options.hash === undefined ? "" : `#${options.hash}`}`;
-  const r = spawnSync(CHROMIUM, [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--no-first-run",
-    "--disable-sync",
-    `--user-data-dir=${profile}`,
-    "--enable-logging=stderr",
-    "--v=0",
-    "--window-size=1280,1000",
-    ...(options.screenshot !== undefined ? [`--screenshot=${options.screenshot}`] : ["--dump-dom"]),
-    url,
-  ], { encoding: "utf8", timeout: 90_000, maxBuffer: 64 * 1024 * 1024 });
-  assert.equal(
-    r.error,
-    undefined,
-    `cannot start ${CHROMIUM}: ${r.error}; install Debian's chromium`,
-  );
-  assert.equal(r.status, 0, `chromium exited ${r.status}: ${r.stderr.slice(-2000)}`);
-  const consoleLines = r.stderr.split("\n").filter((l) => /:CONSOLE[:(]/.test(l));
-  return { dom: r.stdout, console: consoleLines };
+  return openInChromium(file, { ...options, profiles: dir.path });
 }
 
 /** The case rows of the table that are shown (not hidden by a filter). */
@@ -62,25 +31,6 @@ function shownCases(dom: string): string[] {
   return [...dom.matchAll(/<tr class="case[^"]*"([^>]*)>.*?<td class="id">([^<]*)<\/td>/g)]
     .filter((m) => !/\shidden=/.test(m[1]!))
     .map((m) => m[2]!);
-}
-
-/** Width, height and whether the pixels vary, from a PNG's header and inflated data. */
-function pngFacts(file: string): { width: number; height: number; distinct: number } {
-  const png = fs.readFileSync(file);
-  assert.deepEqual([...png.subarray(0, 8)], [137, 80, 78, 71, 13, 10, 26, 10], "a PNG file");
-  const idat: Buffer[] = [];
-  let width = 0;
-  let height = 0;
-  for (let at = 8; at < png.length;) {
-    const length = png.readUInt32BE(at);
-    const type = png.toString("latin1", at + 4, at + 8);
-    const data = png.subarray(at + 8, at + 8 + length);
-    if (type === "IHDR") [width, height] = [data.readUInt32BE(0), data.readUInt32BE(4)];
-    if (type === "IDAT") idat.push(data);
-    at += 12 + length;
-  }
-  const pixels = inflateSync(Buffer.concat(idat));
-  return { width, height, distinct: new Set(pixels).size };
 }
 
 // A report with PASS, FAIL and ERROR, tags, reference rows that differ in one cell, and an error.

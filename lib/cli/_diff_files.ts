@@ -1,8 +1,8 @@
 /**
- * The FILE outputs of `db diff` (`--json`, `--sql`, `--changeset`): one rule
- * for all of them. Each writes its file (`-`: stdout) as the one diff runs,
- * the streamed ones (`--sql`, `--changeset`) row by row through a 1 MiB
- * buffer, and what `db diff` prints without them (the text, `--summary`,
+ * The FILE outputs of `db diff` (`--json`, `--html`, `--sql`, `--changeset`):
+ * one rule for all of them. Each writes its file (`-`: stdout) as the one
+ * diff runs, the streamed ones (`--sql`, `--changeset`) row by row and the
+ * HTML page table by table, through a 1 MiB buffer, and what `db diff` prints without them (the text, `--summary`,
  * `--select`) is still printed, on stdout, unless an output takes stdout.
  *
  * @module
@@ -10,6 +10,7 @@
 import * as fs from "node:fs";
 import process from "node:process";
 import { ChangesetRenderer } from "../diff/render_changeset.ts";
+import { type HtmlDiffOptions, HtmlRenderer } from "../diff/render_html.ts";
 import { SqlRenderer } from "../diff/render_sql.ts";
 import { writeDiffJson } from "../diff/json.ts";
 import type { DiffListener } from "../diff/listener.ts";
@@ -21,13 +22,14 @@ import { isStdout } from "./_output.ts";
 /** The FILE outputs asked for (`-` is stdout). */
 export interface DiffFiles {
   readonly json?: string | undefined;
+  readonly html?: string | undefined;
   readonly sql?: string | undefined;
   readonly changeset?: string | undefined;
 }
 
 /** Whether one of the outputs goes to stdout (then the text does not). */
 export function takesStdout(files: DiffFiles): boolean {
-  return [files.json, files.sql, files.changeset].some(isStdout);
+  return [files.json, files.html, files.sql, files.changeset].some(isStdout);
 }
 
 /** The streamed outputs while the diff runs: their listeners, then `finish`. */
@@ -44,18 +46,34 @@ function open(file: string): { fd: number; out: BufferedFile } {
   return { fd, out: new BufferedFile(fd) };
 }
 
+/** What the outputs need to know besides their files. */
+export interface DiffFilesContext {
+  /** The --table names, whose objects alone --sql writes. */
+  readonly tables?: readonly string[] | undefined;
+  /** The paths and plane the HTML page shows. */
+  readonly page?: HtmlDiffOptions;
+}
+
 /**
  * Opens the outputs: the streamed ones as listeners of the diff.
  *
  * @param files the outputs
- * @param tables the --table names, whose objects alone --sql writes
+ * @param context the --table names, the HTML page's paths and plane
  * @returns the listeners and how to finish
  */
-export function openDiffFiles(files: DiffFiles, tables?: readonly string[]): OpenFiles {
+export function openDiffFiles(files: DiffFiles, context: DiffFilesContext = {}): OpenFiles {
+  const { tables } = context;
   const opened: { fd: number; out: BufferedFile }[] = [];
   const listeners: DiffListener[] = [];
   let changeset: ChangesetRenderer | undefined;
+  let html: HtmlRenderer | undefined;
   try {
+    if (files.html !== undefined) {
+      const file = open(files.html);
+      opened.push(file);
+      html = new HtmlRenderer({ write: (text) => file.out.text(text) }, context.page);
+      listeners.push(html);
+    }
     if (files.sql !== undefined) {
       const sql = open(files.sql);
       opened.push(sql);
@@ -82,6 +100,7 @@ export function openDiffFiles(files: DiffFiles, tables?: readonly string[]): Ope
     close,
     finish(diff) {
       try {
+        html?.finish(diff);
         for (const o of opened) o.out.flush();
         for (const o of changeset?.omitted ?? []) {
           process.stderr.write(`note: ${o.table} is not in the changeset (${o.reason})\n`);

@@ -22,6 +22,8 @@ import type { watchSelector } from "../../selector/explain.ts";
 /** The options cli.ts parses for `db diff`. */
 export interface DbDiffOptions {
   readonly json?: string;
+  /** Write the diff as one HTML page to this file (`-`: stdout). */
+  readonly html?: string;
   readonly target: "data" | "schema" | "both";
   readonly maxRows: number;
   /** Most bytes of values kept in row changes per database. */
@@ -109,6 +111,7 @@ export async function dbDiffCommand(
   // Every FILE output: `-` is stdout; `--sql` alone is stdout too.
   const files: DiffFiles = {
     json: options.json,
+    html: options.html,
     sql: options.sql === true ? "-" : options.sql,
     changeset: options.changeset,
   };
@@ -122,7 +125,12 @@ export async function dbDiffCommand(
   if (files.sql !== undefined && options.target !== "both") {
     throw new UsageError("--sql writes schema and data; drop --target");
   }
-  checkOutputs({ "--json": files.json, "--sql": files.sql, "--changeset": files.changeset });
+  checkOutputs({
+    "--json": files.json,
+    "--html": files.html,
+    "--sql": files.sql,
+    "--changeset": files.changeset,
+  });
   const pattern = options.pattern === undefined ? {} : { dbPatterns: options.pattern };
   const run = (o: DiffOptions): Promise<DatabaseDiff> =>
     folders
@@ -142,7 +150,7 @@ export async function dbDiffCommand(
   // exit code and the streamed outputs need counts, and a selector sees
   // every row as it streams and keeps what it needs itself.
   const text = !quiet && !toStdout && options.summary !== true && options.select === undefined;
-  const keepRows = text || files.json !== undefined;
+  const keepRows = text || files.json !== undefined || files.html !== undefined;
   const diffOptions: DiffOptions = {
     includeSchema: options.target !== "data",
     // A changeset holds row changes whatever the plane shown.
@@ -157,7 +165,10 @@ export async function dbDiffCommand(
   // Loaded only then: the selector's YAML parser and matcher are a tenth of
   // a second of `deno run`'s start, on a diff that may take less.
   const watch = options.select === undefined ? undefined : await selectorWatch(options.select);
-  const outputs = openDiffFiles(files, options.table);
+  const outputs = openDiffFiles(files, {
+    tables: options.table,
+    page: { before, after, target: options.target },
+  });
   let diff: DatabaseDiff;
   try {
     const listener = fanOut([
@@ -197,7 +208,7 @@ async function printDiff(
     // With an output on stdout (--json -), the explanation goes to stderr.
     return printExplanation(
       watch.explain(diff),
-      humanStream([files.json, files.sql, files.changeset]),
+      humanStream([files.json, files.html, files.sql, files.changeset]),
     );
   }
   const changed = how.exitCode && diffChanged(diff, options.target) ? 1 : 0;

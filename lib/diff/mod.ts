@@ -11,6 +11,7 @@ export { foldName } from "./names.ts";
 export { type DatabaseSchema, readDatabaseSchema, type TableSchemaInfo } from "./schema_info.ts";
 export { SqlRenderer } from "./render_sql.ts";
 export { ChangesetRenderer } from "./render_changeset.ts";
+export { type HtmlDiffOptions, HtmlRenderer, renderDiffHtml } from "./render_html.ts";
 export { diffChanged, renderDiffSummary } from "./render_summary.ts";
 export {
   type DatabaseSource,

@@ -8,15 +8,11 @@
  *
  * @module
  */
+import { BASE_STYLE } from "../html_page.ts";
 
 /** The report's CSS. */
-export const PAGE_STYLE = `
-:root { --pass: #1a7f37; --fail: #cf222e; --error: #bc4c00; --skip: #6e7781; --line: #d0d7de; }
-* { box-sizing: border-box; }
-body { font: 14px/1.45 system-ui, -apple-system, "Segoe UI", sans-serif; margin: 0 auto; padding: 16px 24px; max-width: 1400px; color: #1f2328; background: #fff; }
-h1 { font-size: 22px; margin: 0 0 4px; } h2 { font-size: 16px; margin: 20px 0 8px; } h3 { font-size: 14px; margin: 12px 0 6px; }
+export const PAGE_STYLE = `${BASE_STYLE}
 .meta span { color: #59636e; margin-right: 14px; font-size: 12px; }
-.muted { color: #59636e; }
 .totals { display: flex; gap: 12px; margin-top: 12px; flex-wrap: wrap; }
 .total { border: 1px solid var(--line); border-radius: 6px; padding: 8px 14px; min-width: 110px; color: #59636e; }
 .total b { display: block; font-size: 24px; color: #1f2328; }
@@ -25,12 +21,9 @@ h1 { font-size: 22px; margin: 0 0 4px; } h2 { font-size: 16px; margin: 20px 0 8p
 #chart text { font-size: 12px; fill: #1f2328; } #chart rect { fill: var(--fail); }
 .filters { display: flex; gap: 14px; align-items: center; flex-wrap: wrap; margin-bottom: 8px; }
 .filters select, .filters input { font: inherit; padding: 2px 4px; }
-table { border-collapse: collapse; width: 100%; }
 #cases { table-layout: fixed; } #cases col.c-verdict { width: 110px; } #cases col.c-id { width: 22%; }
 #cases col.c-stage { width: 130px; } #cases col.c-tags { width: 15%; } #cases col.c-time { width: 80px; }
 #cases td { overflow: hidden; text-overflow: ellipsis; }
-th, td { border-bottom: 1px solid var(--line); padding: 4px 8px; text-align: left; vertical-align: top; }
-th { background: #f6f8fa; position: sticky; top: 0; }
 tr.case { cursor: pointer; } tr.case:hover { background: #f6f8fa; } tr.case.open { background: #eef4ff; }
 td.num { text-align: right; white-space: nowrap; } td.id { font-family: ui-monospace, monospace; }
 td.why { color: #59636e; max-width: 520px; overflow-wrap: anywhere; }
@@ -39,7 +32,6 @@ td.why { color: #59636e; max-width: 520px; overflow-wrap: anywhere; }
 .rate { color: #59636e; font-size: 12px; margin-left: 4px; }
 .tag { background: #ddf4ff; border-radius: 10px; padding: 0 7px; font-size: 12px; }
 tr.detail > td { background: #fbfcfd; padding: 10px 16px 16px; }
-pre { background: #f6f8fa; border: 1px solid var(--line); border-radius: 6px; padding: 8px; white-space: pre-wrap; overflow-wrap: anywhere; margin: 4px 0; max-height: 360px; overflow: auto; }
 pre.error { border-color: var(--error); }
 ol.trace { padding-left: 20px; } ol.trace > li { margin-bottom: 8px; }
 .stage-name { font-weight: 600; }

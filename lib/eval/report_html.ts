@@ -17,19 +17,9 @@ import type { RunFile, RunFileCase } from "./run_file.ts";
 import { PAGE_SCRIPT, PAGE_STYLE } from "./_report_html_page.ts";
 import { errorSummary } from "./_error_stage.ts";
 import { sqlLiteral } from "../sqlite/sql_text.ts";
+import { escapeHtml, wellFormed } from "../html_page.ts";
 
-function esc(text: string): string {
-  return wellFormed(text).replaceAll("&", "&amp;").replaceAll("<", "&lt;").replaceAll(">", "&gt;")
-    .replaceAll('"', "&quot;");
-}
-
-/** Unpaired surrogates become U+FFFD: a page's text must be Unicode (Chromium aborts on them). */
-function wellFormed(text: string): string {
-  return text.replace(
-    /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g,
-    "\uFFFD",
-  );
-}
+const esc = (text: string): string => escapeHtml(text);
 
 /**
  * JSON that is safe inside a <script> element (no `</script>`, no `<!--`),

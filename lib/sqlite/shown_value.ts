@@ -31,7 +31,19 @@ export const SHOWN_BLOB_BYTES = 64;
  */
 export const SHOWN_TEXT_CHARS = 1000;
 
-function sha256(value: Uint8Array | string): string {
+/**
+ * The start of a value's SHA-256 (12 hex digits), by which long values are
+ * told apart when only their start is shown.
+ *
+ * @param value a BLOB, or text (hashed as UTF-8)
+ * @returns 12 hex digits
+ * @example
+ * ```ts
+ * import { shortHash } from "./shown_value.ts";
+ * shortHash(new Uint8Array(100)); // "cd00e292c597"
+ * ```
+ */
+export function shortHash(value: Uint8Array | string): string {
   return createHash("sha256").update(value).digest("hex").slice(0, 12);
 }
 
@@ -51,7 +63,7 @@ function sha256(value: Uint8Array | string): string {
 export function shownBlob(bytes: Uint8Array): string {
   if (bytes.byteLength <= SHOWN_BLOB_BYTES) return `x'${bytesHex(bytes)}'`;
   return `x'${bytesHex(bytes.subarray(0, SHOWN_BLOB_BYTES))}…' (${bytes.byteLength} bytes, sha256 ${
-    sha256(bytes)
+    shortHash(bytes)
   })`;
 }
 
@@ -70,5 +82,7 @@ export function shownBlob(bytes: Uint8Array): string {
  */
 export function shownText(text: string): string {
   if (text.length <= SHOWN_TEXT_CHARS) return text;
-  return `${text.slice(0, SHOWN_TEXT_CHARS)}… (${text.length} characters, sha256 ${sha256(text)})`;
+  return `${text.slice(0, SHOWN_TEXT_CHARS)}… (${text.length} characters, sha256 ${
+    shortHash(text)
+  })`;
 }

@@ -131,6 +131,7 @@ function fill(variant: Variant): string {
     CREATE INDEX t_v ON t(v);
     CREATE TABLE k(name TEXT PRIMARY KEY, score REAL);
     CREATE TABLE u(id INTEGER PRIMARY KEY, w);
+    CREATE TABLE wr(name TEXT PRIMARY KEY, score REAL) WITHOUT ROWID;
     CREATE TABLE junk(x);
     BEGIN;
     WITH RECURSIVE c(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM c WHERE i < ${rows})
@@ -144,6 +145,10 @@ function fill(variant: Variant): string {
     INSERT INTO k SELECT printf('name %04d', i), i / 4.0 FROM c;
     WITH RECURSIVE c(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM c WHERE i < 40)
     INSERT INTO u SELECT i, 'w' || i FROM c;
+    WITH RECURSIVE c(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM c WHERE i < ${rows})
+    INSERT INTO wr SELECT printf('key %05d', i) || CASE WHEN i % ${
+    Math.floor(rows / 3)
+  } = 5 THEN printf('%.*c', ${2 * p}, 'k') ELSE '' END, i / 8.0 FROM c;
     WITH RECURSIVE c(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM c WHERE i < ${rows})
     INSERT INTO junk SELECT zeroblob(200) FROM c;
     COMMIT;
@@ -166,9 +171,20 @@ export function changedCopy(from: string, to: string): string {
   const db = new DatabaseSync(to);
   db.exec("PRAGMA synchronous = OFF");
   db.exec(`UPDATE t SET v = v || '!' WHERE id % 97 = 0; DELETE FROM t WHERE id % 211 = 5;
-    INSERT INTO t(id, v) VALUES (100000, 'new'); UPDATE k SET score = -1 WHERE rowid % 50 = 0;`);
+    INSERT INTO t(id, v) VALUES (100000, 'new'); UPDATE k SET score = -1 WHERE rowid % 50 = 0;
+    UPDATE wr SET score = -2 WHERE score * 8 % 60 = 0; DELETE FROM wr WHERE score * 8 % 151 = 3;`);
   db.close();
   return to;
+}
+
+/** Swaps the first and the last of `leaves` (false when there are fewer than `least`). */
+function swapEnds(m: Model, leaves: readonly number[], least: number): boolean {
+  if (leaves.length < least) return false;
+  const [a, b] = [leaves[0]!, leaves[leaves.length - 1]!];
+  const x = Buffer.from(m.bytes.subarray(m.at(a), m.at(a) + m.pageSize));
+  m.bytes.copy(m.bytes, m.at(a), m.at(b), m.at(b) + m.pageSize);
+  x.copy(m.bytes, m.at(b));
+  return true;
 }
 
 /** One kind of damage: what it breaks, and the edit (false when the file has nothing to break so). */
@@ -226,15 +242,7 @@ const middle = (m: Model) => {
 export const DAMAGES: readonly Damage[] = [
   {
     name: "two leaf pages of t swapped",
-    apply(m) {
-      const l = leaves(m);
-      if (l.length < 3) return false;
-      const [a, b] = [l[0]!, l[l.length - 1]!];
-      const x = Buffer.from(m.bytes.subarray(m.at(a), m.at(a) + m.pageSize));
-      m.bytes.copy(m.bytes, m.at(a), m.at(b), m.at(b) + m.pageSize);
-      x.copy(m.bytes, m.at(b));
-      return true;
-    },
+    apply: (m) => swapEnds(m, leaves(m), 3),
   },
   {
     name: "a duplicate rowid in a leaf",
@@ -536,27 +544,15 @@ export const DAMAGES: readonly Damage[] = [
   },
   {
     name: "two leaves of index t_v swapped",
-    apply(m) {
-      const l = m.tree("t_v", "index").leaves;
-      if (l.length < 3) return false;
-      const [a, b] = [l[0]!, l[l.length - 1]!];
-      const x = Buffer.from(m.bytes.subarray(m.at(a), m.at(a) + m.pageSize));
-      m.bytes.copy(m.bytes, m.at(a), m.at(b), m.at(b) + m.pageSize);
-      x.copy(m.bytes, m.at(b));
-      return true;
-    },
+    apply: (m) => swapEnds(m, m.tree("t_v", "index").leaves, 3),
   },
   {
     name: "two leaves of table k's key index swapped",
-    apply(m) {
-      const l = m.tree("sqlite_autoindex_k_1", "index").leaves;
-      if (l.length < 2) return false;
-      const [a, b] = [l[0]!, l[l.length - 1]!];
-      const x = Buffer.from(m.bytes.subarray(m.at(a), m.at(a) + m.pageSize));
-      m.bytes.copy(m.bytes, m.at(a), m.at(b), m.at(b) + m.pageSize);
-      x.copy(m.bytes, m.at(b));
-      return true;
-    },
+    apply: (m) => swapEnds(m, m.tree("sqlite_autoindex_k_1", "index").leaves, 2),
+  },
+  {
+    name: "two leaves of WITHOUT ROWID table wr swapped",
+    apply: (m) => swapEnds(m, m.tree("wr", "index").leaves, 2),
   },
   {
     name: "a pointer-map entry that names the wrong parent",

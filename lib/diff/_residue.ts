@@ -19,6 +19,7 @@
  * @module
  */
 import type { SqliteValue } from "../sqlite/value.ts";
+import { type KeyField, KeyOrder } from "../sqlite_format/key_order.ts";
 import { Record } from "../sqlite_format/record.ts";
 import type { CellStream } from "../sqlite_format/cell_stream.ts";
 import { RowidRanges } from "./_rowid_ranges.ts";
@@ -57,6 +58,13 @@ export interface TablePages {
    * differ; false when not known, and then every row must be compared.
    */
   readonly residueKeys?: ((sink: KeySink) => boolean) | null;
+  /**
+   * For a WITHOUT ROWID table: the fields under which the comparison found
+   * both sides' trees in key order (key_order.ts), so that SQLite's lookups
+   * through them need no second read when its key compares so; null when
+   * not known.
+   */
+  readonly ordered?: readonly KeyField[] | null;
 }
 
 /** A residue too scattered to keep. */
@@ -154,7 +162,10 @@ export async function recordResidue(a: TreeSide, b: TreeSide): Promise<TablePage
 }
 
 /**
- * The residue of a WITHOUT ROWID table: the keys of the rows that may differ.
+ * The residue of a WITHOUT ROWID table: the keys of the rows that may
+ * differ. Each side's key order is checked as the trees are read, under
+ * the order most keys have (every key column BINARY and ascending, the
+ * collations not known yet): {@link TablePages.ordered} when both are.
  *
  * @param a the before tree
  * @param b the after tree
@@ -168,8 +179,14 @@ export async function keyResidue(
 ): Promise<TablePages> {
   const keys: { before: SqliteValue[][]; after: SqliteValue[][] } = { before: [], after: [] };
   const record = new Record(a.src.header.encoding);
+  const fields: KeyField[] = Array.from(
+    { length: keyColumns },
+    () => ({ collation: "binary", desc: false }),
+  );
+  const oa = new KeyOrder(fields, "its key", "note");
+  const ob = new KeyOrder(fields, "its key", "note");
   let tooMany = false;
-  await compareByRecord(a, b, "index", (side, cells, n) => {
+  await compareByRecord({ ...a, order: oa }, { ...b, order: ob }, "index", (side, cells, n) => {
     if (tooMany) return;
     for (let k = 0; k < n; k++) {
       if (keys[side].length >= MAX_KEYS) {
@@ -187,9 +204,10 @@ export async function keyResidue(
       keys[side].push(key);
     }
   });
-  if (tooMany) return WHOLE;
+  const ordered = oa.inOrder && ob.inOrder ? fields : null;
+  if (tooMany) return { ...WHOLE, ordered };
   if (keys.before.length + keys.after.length === 0) {
-    return { identical: true, ranges: new RowidRanges() };
+    return { identical: true, ranges: new RowidRanges(), ordered };
   }
   return {
     identical: false,
@@ -199,5 +217,6 @@ export async function keyResidue(
       for (const k of keys.after) sink("after", k);
       return true;
     },
+    ordered,
   };
 }

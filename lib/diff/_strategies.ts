@@ -158,10 +158,11 @@ export const ENGINE_ROWS: TableStrategy = {
         const db = await ctx.engine.db();
         // The indexes SQLite looks rows up through, in key order.
         if (job.before !== null && ctx.pages.before !== null) {
-          await checkIndexOrder(db, "main", job.before, ctx.pages.before);
+          await checkIndexOrder(db, "main", job.before, ctx.pages.before, pages?.ordered);
         }
         if (job.after !== null && ctx.pages.after !== null) {
-          await checkIndexOrder(db, ctx.engine.afterSchema, job.after, ctx.pages.after);
+          const ordered = pages?.ordered;
+          await checkIndexOrder(db, ctx.engine.afterSchema, job.after, ctx.pages.after, ordered);
         }
         return namingTable(either, () =>
           diffTableData({

@@ -44,6 +44,7 @@
 import { Buffer } from "node:buffer";
 import { CellStream } from "../sqlite_format/cell_stream.ts";
 import type { TreeKind } from "../sqlite_format/btree_page.ts";
+import type { KeyOrder } from "../sqlite_format/key_order.ts";
 import type { PageOwners } from "../sqlite_format/page_owners.ts";
 import type { PageSource } from "../sqlite_format/page_source.ts";
 
@@ -55,6 +56,8 @@ export interface TreeSide {
   readonly src: PageSource;
   readonly owners: PageOwners | null;
   readonly root: number;
+  /** For an index tree: its key order, checked as the walk reads it. */
+  readonly order?: KeyOrder | null;
 }
 
 /** Cells tried on each side after a mismatch, in record matching. */
@@ -103,9 +106,11 @@ async function withStreams(
 ): Promise<void> {
   const check = (s: TreeSide) => (s.owners === null ? "none" : "expect");
   const sa = new CellStream(a.src, a.root, kind, a.owners, check(a));
+  sa.order = a.order ?? null;
   let sb: CellStream | null = null;
   try {
     sb = new CellStream(b.src, b.root, kind, b.owners, check(b));
+    sb.order = b.order ?? null;
     await f(sa, sb);
   } catch (e) {
     // The reads still under way are waited for; what closing finds after

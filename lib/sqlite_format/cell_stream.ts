@@ -17,6 +17,7 @@
 import { BtreePage, type TreeKind } from "./btree_page.ts";
 import { type LeafItem, LeafReader } from "./leaf_reader.ts";
 import { ChainReader, Payloads } from "./overflow.ts";
+import type { KeyOrder } from "./key_order.ts";
 import type { PageOwners } from "./page_owners.ts";
 import type { PageSource } from "./page_source.ts";
 import { type KeyRanges, type OwnerCheck, TreeWalk } from "./tree_walk.ts";
@@ -78,6 +79,11 @@ export class CellStream {
   /** Where the last {@link locate} found its cell. */
   page: BtreePage | null = null;
   index = 0;
+  /**
+   * An index tree's key order, checked page by page as the stream lets go
+   * of its pages (key_order.ts): set it before the first cell is read.
+   */
+  order: KeyOrder | null = null;
 
   /**
    * @param src the file
@@ -251,8 +257,27 @@ export class CellStream {
     for (let i = 0; i < h.count; i++) {
       if (page.overflow[i] !== 0 && h.claimed[i] === 0) this.#payloads.check(page, i);
     }
+    this.order?.page(page, (i) => this.#whole(page, i));
     this.#reader.release(h.item);
     this.#spare.push(h);
+  }
+
+  /** Cell `i` of `page`'s whole payload, its chain read again (without claiming it). */
+  #whole(page: BtreePage, i: number): Uint8Array {
+    const start = page.start[i]!;
+    const size = page.payload[i]!;
+    if (page.overflow[i] === 0) return page.buf.subarray(start, start + size);
+    const out = new Uint8Array(size);
+    const local = page.local[i]!;
+    out.set(page.buf.subarray(start, start + local));
+    const chain = this.#chainB;
+    chain.start(page.overflow[i]!, size - local, page.number, i + 1);
+    let at = local;
+    while (chain.step()) {
+      out.set(chain.page.subarray(4, 4 + chain.bytes), at);
+      at += chain.bytes;
+    }
+    return out;
   }
 
   /** The leaf in view holding the cell `d` ahead, and the cell's index in it. */
@@ -272,22 +297,7 @@ export class CellStream {
    */
   payload(d: number): Uint8Array {
     this.locate(d);
-    const page = this.page!;
-    const i = this.index;
-    const start = page.start[i]!;
-    const size = page.payload[i]!;
-    if (page.overflow[i] === 0) return page.buf.subarray(start, start + size);
-    const out = new Uint8Array(size);
-    const local = page.local[i]!;
-    out.set(page.buf.subarray(start, start + local));
-    const chain = this.#chainB;
-    chain.start(page.overflow[i]!, size - local, page.number, i + 1);
-    let at = local;
-    while (chain.step()) {
-      out.set(chain.page.subarray(4, 4 + chain.bytes), at);
-      at += chain.bytes;
-    }
-    return out;
+    return this.#whole(this.page!, this.index);
   }
 
   /**
@@ -404,6 +414,9 @@ export class CellStream {
     if (same) {
       g.proxied = true;
       g.count = page.count;
+      // Its entries are checked here (when this stream lets go of the
+      // page); the other stream checks only where they meet its own.
+      other.order?.proxied(page, (i) => this.#whole(page, i));
     }
     return same;
   }

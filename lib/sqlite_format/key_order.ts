@@ -9,12 +9,22 @@
  * page whose cells are out of order, is damage that no walk of its interior
  * pages can see, and SQLite's lookups through it would miss rows.
  *
+ * The check runs as a tree is read, whoever reads it ({@link KeyOrder}, which
+ * a CellStream is given): an index that only SQLite's lookups use is read
+ * for it alone ({@link checkKeyOrder}), while a WITHOUT ROWID table's tree,
+ * which the diff's comparison of its pages reads anyway, is checked in that
+ * same pass. Keys are compared where they lie, header and values read from
+ * the page's bytes, nothing built per entry; within a page each entry is
+ * compared with the one before it, and the last entry of each page is kept
+ * (copied) for the first of the next.
+ *
  * @module
  */
+import { type BtreePage, RECORD, recordCheck } from "./btree_page.ts";
 import { CellStream } from "./cell_stream.ts";
 import type { PageOwners } from "./page_owners.ts";
 import type { PageSource } from "./page_source.ts";
-import { Record } from "./record.ts";
+import { readInt, readReal, Record } from "./record.ts";
 
 /** A collation the comparison knows. */
 export type Collation = "binary" | "nocase" | "rtrim";
@@ -63,54 +73,278 @@ function compareBytes(
   return n - m;
 }
 
-/**
- * Compares field `i` of two parsed records as SQLite does.
- *
- * @param a a record
- * @param b another
- * @param i the field
- * @param collation how text compares
- * @returns negative, zero or positive
- */
-export function compareField(a: Record, b: Record, i: number, collation: Collation): number {
-  const ta = i < a.count ? a.types[i]! : 0;
-  const tb = i < b.count ? b.types[i]! : 0;
-  const ka = storage(ta);
-  const kb = storage(tb);
-  if (ka !== kb) return ka - kb;
-  if (ka === 0) return 0;
-  if (ka === 1) {
-    const x = a.value(i) as number | bigint;
-    const y = b.value(i) as number | bigint;
-    if (typeof x === "number" && typeof y === "number") return x < y ? -1 : x > y ? 1 : 0;
-    return compareNumbers(x, y);
+/** Value sizes of serial types 0 to 9. */
+const WIDTHS = [0, 1, 2, 3, 4, 6, 8, 8, 0, 0];
+
+/** The end of the varint read last by {@link varintAt}. */
+let varintEnd = 0;
+
+/** The varint at `p` (exact to 2^53, which serial types and header sizes stay under). */
+function varintAt(b: Uint8Array, p: number): number {
+  let x = b[p]!;
+  if (x < 0x80) {
+    varintEnd = p + 1;
+    return x;
   }
-  let n = a.width(i);
-  let m = b.width(i);
-  const p = a.offsets[i]!;
-  const q = b.offsets[i]!;
-  if (ka === 3 && collation === "rtrim") {
-    while (n > 0 && a.buf[p + n - 1] === 0x20) n--;
-    while (m > 0 && b.buf[q + m - 1] === 0x20) m--;
+  let v = x & 0x7f;
+  for (let k = 1; k < 9; k++) {
+    x = b[p + k]!;
+    if (k === 8) {
+      varintEnd = p + 9;
+      return v * 256 + x;
+    }
+    v = v * 128 + (x & 0x7f);
+    if (x < 0x80) {
+      varintEnd = p + k + 1;
+      return v;
+    }
   }
-  return compareBytes(a.buf, p, n, b.buf, q, m, ka === 3 && collation === "nocase");
+  return v;
+}
+
+/** The number of serial type `t` (1 to 9) at `at`. */
+function numberAt(b: Uint8Array, at: number, t: number): number | bigint {
+  if (t === 8 || t === 9) return t - 8;
+  if (t === 7) return readReal(b, at);
+  return readInt(b, at, WIDTHS[t]!);
 }
 
 /**
- * Compares two index keys field by field.
+ * Compares two index records of `fields.length` leading fields where they
+ * lie, as SQLite orders them (see the module documentation); both records'
+ * headers must be sound (the page parse checked them).
  *
- * @param a a record
- * @param b another
- * @param fields how each leading field compares (the rest are not compared)
+ * @param a the bytes holding one record
+ * @param pa where it starts
+ * @param b the bytes holding another
+ * @param pb where it starts
+ * @param fields how each leading field compares
  * @returns negative, zero or positive
  */
-export function compareKeys(a: Record, b: Record, fields: readonly KeyField[]): number {
-  for (let i = 0; i < fields.length; i++) {
-    const f = fields[i]!;
-    const c = compareField(a, b, i, f.collation);
-    if (c !== 0) return f.desc ? -c : c;
+export function compareRecords(
+  a: Uint8Array,
+  pa: number,
+  b: Uint8Array,
+  pb: number,
+  fields: readonly KeyField[],
+): number {
+  const ea = pa + varintAt(a, pa);
+  let qa = varintEnd;
+  const eb = pb + varintAt(b, pb);
+  let qb = varintEnd;
+  let da = ea;
+  let db = eb;
+  for (let f = 0; f < fields.length; f++) {
+    // Serial types of one byte (below 128: text up to 57 bytes) are read inline.
+    let ta = 0;
+    if (qa < ea) {
+      ta = a[qa]!;
+      if (ta < 0x80) qa++;
+      else {
+        ta = varintAt(a, qa);
+        qa = varintEnd;
+      }
+    }
+    let tb = 0;
+    if (qb < eb) {
+      tb = b[qb]!;
+      if (tb < 0x80) qb++;
+      else {
+        tb = varintAt(b, qb);
+        qb = varintEnd;
+      }
+    }
+    const field = fields[f]!;
+    if (ta === tb && ta >= 12 && field.collation === "binary") {
+      // The same storage class and length, compared as bytes: the common case.
+      const n = (ta - 12) >> 1;
+      let c = 0;
+      for (let k = 0; k < n; k++) {
+        c = a[da + k]! - b[db + k]!;
+        if (c !== 0) break;
+      }
+      if (c !== 0) return field.desc ? -c : c;
+      da += n;
+      db += n;
+      continue;
+    }
+    const ka = storage(ta);
+    const kb = storage(tb);
+    let c = ka - kb;
+    if (c === 0 && ka === 1) {
+      const x = numberAt(a, da, ta);
+      const y = numberAt(b, db, tb);
+      c = typeof x === "number" && typeof y === "number"
+        ? (x < y ? -1 : x > y ? 1 : 0)
+        : compareNumbers(x, y);
+    } else if (c === 0 && ka >= 3) {
+      let n = (ta - 12) >> 1;
+      let m = (tb - 12) >> 1;
+      const text = ka === 3;
+      if (text && field.collation === "rtrim") {
+        while (n > 0 && a[da + n - 1] === 0x20) n--;
+        while (m > 0 && b[db + m - 1] === 0x20) m--;
+      }
+      c = compareBytes(a, da, n, b, db, m, text && field.collation === "nocase");
+    }
+    if (c !== 0) return field.desc ? -c : c;
+    da += ta >= 12 ? (ta - 12) >> 1 : WIDTHS[ta]!;
+    db += tb >= 12 ? (tb - 12) >> 1 : WIDTHS[tb]!;
   }
   return 0;
+}
+
+/**
+ * The key order of one index b-tree, checked as its entries go by in the
+ * tree's order (see the module documentation): a CellStream given one
+ * tells it each page it lets go of.
+ *
+ * Entries out of order are damage ({@link SqliteDamageError}), unless the
+ * order was made to {@link KeyOrder.note} them: then it only says whether
+ * the tree is in order under fields that are a guess (a WITHOUT ROWID
+ * table's key is checked as the diff's page comparison reads it, before
+ * SQLite is asked how its columns compare), and a tree not in order under
+ * the guess is read again under the right fields.
+ *
+ * @example
+ * ```ts
+ * import { KeyOrder } from "./key_order.ts";
+ * const order = new KeyOrder([{ collation: "binary", desc: false }], "index i");
+ * order.entries; // 0: none seen yet
+ * order.inOrder; // true
+ * ```
+ */
+export class KeyOrder {
+  readonly fields: readonly KeyField[];
+  readonly name: string;
+  /** What an entry out of order is: damage (thrown), or noted in {@link inOrder}. */
+  readonly mode: "throw" | "note";
+  /** Entries checked so far. */
+  entries = 0;
+  /** Every entry so far is above the one before it (in "note" mode, false after the first that is not). */
+  inOrder = true;
+  /** The last entry seen: a copy of its record. */
+  #last = new Uint8Array(256);
+  #hasLast = false;
+  #record: Record | null = null;
+
+  /**
+   * @param fields how the key's leading fields compare
+   * @param name what to call the tree in a message (`index "i"`)
+   * @param mode what an entry out of order is (see the class documentation)
+   */
+  constructor(fields: readonly KeyField[], name: string, mode: "throw" | "note" = "throw") {
+    this.fields = fields;
+    this.name = name;
+    this.mode = mode;
+  }
+
+  /**
+   * Checks the entries of a parsed page (a leaf, or an index tree's
+   * interior cell made a page of one) after the entry before them.
+   *
+   * @param page the page
+   * @param payload cell `i`'s whole payload, for a cell that spills
+   * @throws {SqliteDamageError} at the first entry not above the one before it
+   */
+  page(page: BtreePage, payload: (i: number) => Uint8Array): void {
+    const count = page.count;
+    if (count === 0 || !this.inOrder) return;
+    const buf = page.buf;
+    const fields = this.fields;
+    let prev = -1;
+    for (let i = 0; i < count; i++) {
+      if (page.overflow[i] !== 0) {
+        const bytes = this.#spilled(page, i, payload);
+        if (!this.#after(page, i, bytes, 0, prev)) return;
+        this.#keep(bytes, 0, bytes.length);
+        prev = -1;
+        continue;
+      }
+      const at = page.start[i]!;
+      if (prev >= 0) {
+        if (compareRecords(buf, prev, buf, at, fields) >= 0 && !this.#disorder(page, i)) return;
+      } else if (!this.#after(page, i, buf, at, -1)) return;
+      prev = at;
+    }
+    this.entries += count;
+    if (prev >= 0) this.#keep(buf, prev, page.payload[count - 1]!);
+  }
+
+  /**
+   * A page the same as one checked by {@link page} for another stream (its
+   * entries are in order): only its first entry is checked against the
+   * entry before it here, and its last kept.
+   *
+   * @param page the other stream's parsed copy of the page
+   * @param payload cell `i`'s whole payload, for a cell that spills
+   */
+  proxied(page: BtreePage, payload: (i: number) => Uint8Array): void {
+    const count = page.count;
+    if (count === 0 || !this.inOrder) return;
+    const last = count - 1;
+    const ok = page.overflow[0] !== 0
+      ? this.#after(page, 0, this.#spilled(page, 0, payload), 0, -1)
+      : this.#after(page, 0, page.buf, page.start[0]!, -1);
+    if (!ok) return;
+    if (page.overflow[last] !== 0) {
+      const bytes = this.#spilled(page, last, payload);
+      this.#keep(bytes, 0, bytes.length);
+    } else this.#keep(page.buf, page.start[last]!, page.payload[last]!);
+    this.entries += count;
+  }
+
+  /**
+   * Cell `i`'s whole payload, its record header checked: a header too long
+   * for the cell's page is checked when its chain is read alone, but not
+   * when the chain was compared with the other side's.
+   */
+  #spilled(page: BtreePage, i: number, payload: (i: number) => Uint8Array): Uint8Array {
+    const bytes = payload(i);
+    if (recordCheck(bytes, 0, bytes.length, bytes.length) !== RECORD.OK) {
+      this.#record ??= new Record(page.src.header.encoding);
+      const problem = this.#record.parse(bytes, 0, bytes.length, bytes.length);
+      throw page.src.damaged(page.number, `cell ${i + 1}: ${problem ?? "a damaged record"}`);
+    }
+    return bytes;
+  }
+
+  /**
+   * Checks the entry at `at` of `bytes` (cell `i`) against the kept one,
+   * unless `prev` is at hand: false when it is out of order (noted).
+   */
+  #after(page: BtreePage, i: number, bytes: Uint8Array, at: number, prev: number): boolean {
+    const above = prev >= 0
+      ? compareRecords(page.buf, prev, bytes, at, this.fields)
+      : this.#hasLast
+      ? compareRecords(this.#last, 0, bytes, at, this.fields)
+      : -1;
+    return above < 0 || this.#disorder(page, i);
+  }
+
+  /** Cell `i` of `page` is not above the entry before it: thrown, or noted (false). */
+  #disorder(page: BtreePage, i: number): false {
+    if (this.mode === "note") {
+      this.inOrder = false;
+      return false;
+    }
+    throw page.src.damaged(
+      page.number,
+      `cell ${
+        i + 1
+      } of ${this.name} is not above the entry before it: the index's keys are out of order`,
+    );
+  }
+
+  #keep(bytes: Uint8Array, at: number, size: number): void {
+    if (this.#last.length < size) {
+      this.#last = new Uint8Array(Math.max(size, 2 * this.#last.length));
+    }
+    const last = this.#last;
+    if (size <= 64) { for (let k = 0; k < size; k++) last[k] = bytes[at + k]!; }
+    else last.set(bytes.subarray(at, at + size));
+    this.#hasLast = true;
+  }
 }
 
 /**
@@ -143,53 +377,19 @@ export async function checkKeyOrder(
   owners: PageOwners | null,
   name: string,
 ): Promise<number> {
+  const order = new KeyOrder(fields, name);
   const cells = new CellStream(src, root, "index", owners, owners === null ? "none" : "expect");
-  const records = [new Record(src.header.encoding), new Record(src.header.encoding)];
-  // The entry before stays parsed in the other record: where it lies on
-  // the current leaf, or (a leaf's last) copied into one of two buffers.
-  const copies = [new Uint8Array(256), new Uint8Array(256)];
-  let count = 0;
+  cells.order = order;
   try {
-    for (let turn = 0;; turn ^= 1) {
+    for (;;) {
       const p = cells.ensure(1);
       if (p !== null) await p;
       if (!cells.locate(0)) break;
-      const page = cells.page!;
-      const i = cells.index;
-      const size = page.payload[i]!;
-      let from: Uint8Array = page.buf;
-      let at = page.start[i]!;
-      if (page.overflow[i] !== 0) {
-        from = cells.payload(0);
-        at = 0;
-      } else if (i === page.count - 1) {
-        // The leaf's last entry: its buffer may be read into once the
-        // stream moves on (an interior cell is a copy already).
-        let bytes = copies[turn]!;
-        if (bytes.length < size) {
-          bytes = copies[turn] = new Uint8Array(Math.max(size, 2 * bytes.length));
-        }
-        if (size <= 64) { for (let k = 0; k < size; k++) bytes[k] = from[at + k]!; }
-        else bytes.set(from.subarray(at, at + size));
-        from = bytes;
-        at = 0;
-      }
-      const r = records[turn]!;
-      const problem = r.parse(from, at, size, size);
-      if (problem !== null) throw src.damaged(page.number, `cell ${i + 1}: ${problem}`);
-      if (count > 0 && compareKeys(records[turn ^ 1]!, r, fields) >= 0) {
-        throw src.damaged(
-          page.number,
-          `cell ${
-            i + 1
-          } of ${name} is not above the entry before it: the index's keys are out of order`,
-        );
-      }
-      count++;
-      cells.skip(1);
+      // Letting go of the page checks its entries.
+      cells.skipLeaf();
     }
   } finally {
     await cells.close();
   }
-  return count;
+  return order.entries;
 }

@@ -182,8 +182,14 @@ const REAL_BYTES = new Uint8Array(8);
 const REAL = new Float64Array(REAL_BYTES.buffer);
 const LITTLE = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
 
-/** The big-endian double at `at`. */
-function readReal(b: Uint8Array, at: number): number {
+/**
+ * The big-endian IEEE 754 double at `at` (no allocation).
+ *
+ * @param b the bytes
+ * @param at where it starts
+ * @returns the number
+ */
+export function readReal(b: Uint8Array, at: number): number {
   if (LITTLE) { for (let k = 0; k < 8; k++) REAL_BYTES[k] = b[at + 7 - k]!; }
   else for (let k = 0; k < 8; k++) REAL_BYTES[k] = b[at + k]!;
   return REAL[0]!;

@@ -1,6 +1,6 @@
 /**
  * The round trip of `db diff --sql` and `--changeset` on seeded pairs
- * (tests/_diff_pairs.ts with `roundTrip`: text with NUL and CR LF,
+ * (tests/diff_pairs.ts with `roundTrip`: text with NUL and CR LF,
  * generated columns that show 1 against 1.0, AUTOINCREMENT keys updated,
  * FTS5 tables, keyless tables rebuilt with other column types, every
  * second pair in UTF-16 but for those with an FTS5 table, on top of
@@ -22,14 +22,14 @@ import * as fs from "node:fs";
 import process from "node:process";
 import { tempDir } from "./fixtures.ts";
 import { runCli } from "./cli.ts";
-import { buildPair } from "./_diff_pairs.ts";
+import { buildPair } from "./diff_pairs.ts";
 import {
   applyChangeset,
   applySqlWithShell,
   changesetPatch,
   differences,
   sqlPatch,
-} from "./_apply_patch.ts";
+} from "./apply_patch.ts";
 import { needs } from "./system_packages.ts";
 
 const PAIRS = Number(process.env["DBAGENTEVAL_ROUNDTRIP_PAIRS"] ?? 60);

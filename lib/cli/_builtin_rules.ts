@@ -11,7 +11,7 @@
  */
 import * as v from "valibot";
 import type { Check } from "../eval/check.ts";
-import { suggest } from "../../selector/_text.ts";
+import { suggest } from "../suggest.ts";
 import {
   AllowedColumns,
   AllowedTables,

@@ -6,7 +6,7 @@
  * @module
  */
 import { emptyRow, type SqliteRow, type SqliteValue } from "../sqlite/value.ts";
-import { collectGarbage } from "../sqlite/_collect_garbage.ts";
+import { collectGarbage } from "../sqlite/collect_garbage.ts";
 import type { RowEvent } from "./listener.ts";
 import type { AddedRow, ChangedRow, RemovedRow } from "./types.ts";
 
@@ -152,7 +152,7 @@ export class KeptRows {
     // Bun's collector lets the garbage of row loops pile up: 210,000
     // changed rows of ten million took the binary's peak from about 115 MB
     // with a nudge every thousand rows to 177 MB without (245 MB when every
-    // row is also streamed to --sql). See _collect_garbage.ts.
+    // row is also streamed to --sql). See collect_garbage.ts.
     if (++this.#rows % GC_EVERY_ROWS === 0) collectGarbage(false);
     if (keep && this.#budget.left <= 0) {
       keep = false;

@@ -11,7 +11,7 @@ import type { Agent } from "./agent.ts";
 import { runCase, type RunCaseOptions } from "./evaluate.ts";
 import { caseLine } from "./cases.ts";
 import { Scorecard } from "./scorecard.ts";
-import { DB_EXPECT_KEYS } from "./checks/_db_expect.ts";
+import { DB_EXPECT_KEYS } from "./checks/db_expect.ts";
 import { openDatabase } from "../sqlite/database.ts";
 import { readSchema } from "../diff/schema.ts";
 import type { CaseFeed } from "./case_source.ts";

@@ -1,10 +1,12 @@
 /**
  * What `db diff --html FILE` costs beside `db diff --summary` on the same
  * pair, in the same runs, alternately: the median wall time and CPU time of
- * each, their ratios html/summary, and each one's peak RSS (GNU time, the
- * whole process), with the page's size. The anchor is the summary because it
+ * each, their ratios to the summary's, and each one's peak RSS (GNU time,
+ * the whole process), with the page's size. The anchor is the summary because it
  * is the diff with the least output (counts only): what the page adds is the
- * rows it keeps (--max-rows of each kind per table) and its rendering.
+ * rows it keeps (--max-rows of each kind per table) and its rendering. The
+ * JSON document of the same kept rows (`--json FILE`), measured alongside,
+ * tells the two apart: what keeping the rows costs any output that shows them.
  *
  *   deno run -A bench/diff_html.ts --bin dist/dbagenteval [--reps 3] [--big] [--only w1]
  *
@@ -48,13 +50,23 @@ try {
       continue;
     }
     const page = path.join(out, `${name}.html`);
-    const summary: Measured[] = [];
-    const html: Measured[] = [];
+    // The anchor first; then the page with the summary on stdout (what the page
+    // itself costs), the page with the text the command prints without
+    // options (what `--html FILE` alone does), and the JSON document of the
+    // same kept rows.
+    const variants: [string, string[]][] = [
+      ["--summary", ["--summary"]],
+      ["--html FILE --summary", ["--html", page, "--summary"]],
+      ["--html FILE", ["--html", page]],
+      ["--json FILE", ["--json", `${page}.json`]],
+    ];
+    const runs = variants.map((): Measured[] => []);
     // Untimed first: the files into the page cache, so neither command pays for the disk.
     measure([...cli, "db", "diff", a, b, "--summary"], { discardStdout: true });
     for (let i = 0; i < reps; i++) {
-      summary.push(measure([...cli, "db", "diff", a, b, "--summary"], { discardStdout: true }));
-      html.push(measure([...cli, "db", "diff", a, b, "--html", page], { discardStdout: true }));
+      variants.forEach(([, args], v) => {
+        runs[v]!.push(measure([...cli, "db", "diff", a, b, ...args], { discardStdout: true }));
+      });
     }
     const wall = (m: Measured[]) => median(m.map((r) => r.seconds));
     const cpu = (m: Measured[]) => median(m.map((r) => r.cpuSeconds));
@@ -64,14 +76,21 @@ try {
       (fs.readFileSync(page, "utf8").match(/<tr class="(added|removed|changed)">/g) ?? [])
         .length;
     console.log(
-      `${name}: --summary ${wall(summary).toFixed(2)} s (CPU ${cpu(summary).toFixed(2)}), peak ${
-        peak(summary)
-      } MB; --html ${wall(html).toFixed(2)} s (CPU ${cpu(html).toFixed(2)}), peak ${
-        peak(html)
-      } MB; ratio wall ${(wall(html) / wall(summary)).toFixed(2)}, CPU ${
-        (cpu(html) / cpu(summary)).toFixed(2)
-      }; page ${(size / 1024).toFixed(0)} KiB, ${rows} rows; load ${os.loadavg()[0]!.toFixed(1)}`,
+      `${name}: page ${(size / 1024).toFixed(0)} KiB, ${rows} rows; load ${
+        os.loadavg()[0]!.toFixed(1)
+      }`,
     );
+    const anchor = runs[0]!;
+    variants.forEach(([label], v) => {
+      const m = runs[v]!;
+      console.log(
+        `  ${label.padEnd(22)} ${wall(m).toFixed(2)} s (ratio ${
+          (wall(m) / wall(anchor)).toFixed(2)
+        }), CPU ${cpu(m).toFixed(2)} s (ratio ${(cpu(m) / cpu(anchor)).toFixed(2)}), peak RSS ${
+          peak(m)
+        } MB`,
+      );
+    });
   }
 } finally {
   fs.rmSync(out, { recursive: true, force: true });

@@ -243,3 +243,21 @@ describe("db diff --html in Chromium", { skip: needs("chromium") }, () => {
 function escapeText(s: string): string {
   return s.replaceAll("&", "&amp;").replaceAll("<", "&lt;").replaceAll(">", "&gt;");
 }
+
+describe("db diff --html -", () => {
+  it("db diff --html - writes the page on stdout instead of the text", () => {
+    const r = runCli(["db", "diff", "before.db", "after.db", "--html", "-"], { cwd: dir.path });
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout, /^<!DOCTYPE html>/);
+    assert.match(r.stdout, /<\/html>\n$/);
+    assert.doesNotMatch(r.stdout, /Row changes:/);
+  });
+
+  it("db diff --html - --json - is refused: two outputs on stdout", () => {
+    const r = runCli(["db", "diff", "before.db", "after.db", "--html", "-", "--json", "-"], {
+      cwd: dir.path,
+    });
+    assert.equal(r.code, 2);
+    assert.match(r.stderr, /--json and --html both write to stdout/);
+  });
+});

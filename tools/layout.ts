@@ -196,9 +196,11 @@ export const PICTURE_MARKER = "<!-- layout: tools/layout.ts -->";
  * @returns the page, or undefined when it has no marker
  */
 export function withPicture(doc: string, picture: string): string | undefined {
-  const at = doc.indexOf(`${PICTURE_MARKER}\n\`\`\`\n`);
+  // deno fmt keeps a blank line between the marker and the block.
+  const head = `${PICTURE_MARKER}\n\n\`\`\`\n`;
+  const at = doc.indexOf(head);
   if (at < 0) return undefined;
-  const start = at + PICTURE_MARKER.length + 5;
+  const start = at + head.length;
   const end = doc.indexOf("\n```", start);
   return `${doc.slice(0, start)}${picture}${doc.slice(end)}`;
 }

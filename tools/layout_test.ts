@@ -26,7 +26,7 @@ describe("the repository's layout", () => {
     const doc = fs.readFileSync(path.join(root, "docs/architecture.md"), "utf8");
     const picture = layoutPicture(layout);
     assert.ok(
-      doc.includes(`${PICTURE_MARKER}\n\`\`\`\n${picture}\n\`\`\``),
+      doc.includes(`${PICTURE_MARKER}\n\n\`\`\`\n${picture}\n\`\`\``),
       `docs/architecture.md shows another layout: run deno run -A tools/layout.ts --write\n${picture}`,
     );
   });

@@ -343,6 +343,7 @@ export async function runCommand(file: string | undefined, options: RunOptions):
   }
   const execute = reference?.execute;
   const databases = reference?.databases;
+  const ready = reference?.database?.ready?.bind(reference.database);
   // A SQLite engine starts before the cases, not inside their --timeout
   // (opening --db has started it already); more start as slow statements
   // need them, up to two a case (lib/isolation/pool.ts).
@@ -370,6 +371,15 @@ export async function runCommand(file: string | undefined, options: RunOptions):
         ? {
           executeFor: async (c: TestCase) =>
             c.db === undefined ? undefined : (await databases.open(c.db)).execute,
+        }
+        : ready !== undefined
+        ? {
+          // Before the case's clock starts: PGlite started again after
+          // another case's runaway is not this case's time.
+          executeFor: async () => {
+            await ready();
+            return undefined;
+          },
         }
         : {}),
       ...(rules !== undefined ? { rules } : {}),

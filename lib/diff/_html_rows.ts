@@ -41,8 +41,11 @@ export function htmlValue(v: SqliteValue | undefined): string {
         cut ? `, sha256 ${shortHash(v)}` : ""
       }</span>`;
   }
-  // A number's literal is digits, a sign, a point, an exponent: nothing to escape.
-  if (typeof v === "number" && Number.isSafeInteger(v) && !Object.is(v, -0)) return String(v);
+  // A number is digits, a sign, a point, an exponent: nothing to escape. A
+  // finite one is written as sqlLiteral writes it, without its options' cost.
+  if (typeof v === "number" && Number.isFinite(v) && !Object.is(v, -0)) {
+    return Number.isSafeInteger(v) ? v.toFixed(0) : String(v);
+  }
   if (typeof v !== "string") return sqlLiteral(v);
   if (v === "") return '<span class="empty" title="empty text">\'\'</span>';
   if (v.length <= FOLD_CHARS) return esc(v);

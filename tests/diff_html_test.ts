@@ -14,7 +14,7 @@ import * as fs from "node:fs";
 import { makeDb, tempDir } from "./fixtures.ts";
 import { runCli } from "./cli.ts";
 import { needs } from "./system_packages.ts";
-import { openInChromium, pngFacts } from "./_chromium.ts";
+import { openInChromium } from "./_chromium.ts";
 
 const dir = tempDir("dbagenteval-diffhtml-");
 after(() => dir.cleanup());
@@ -208,14 +208,6 @@ describe("db diff --html in Chromium", { skip: needs("chromium") }, () => {
       );
     }
     assert.match(dom, /data-table="logs"><h3>logs <span class="st st-removed">removed<\/span>/);
-  });
-
-  it("a screenshot of the page has the window's size and is not blank", () => {
-    const shot = dir.file("page.png");
-    openInChromium(page, { profiles: dir.path, screenshot: shot, windowSize: "1000,800" });
-    const facts = pngFacts(shot);
-    assert.equal(facts.width, 1000);
-    assert.ok(facts.distinct > 10, "the screenshot has more than a blank page's pixels");
   });
 
   it("diffs two folders: a section per database, an unreadable file named with its error", () => {

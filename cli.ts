@@ -14,13 +14,13 @@ import { bytes, collect, integer, toOption } from "./lib/cli/options.ts";
 import {
   ALLOW_SUPERUSER_OPTION,
   REPORT_OPTIONS,
-  type ReportOptionValues,
   RUN_OPTION_ROWS,
   SQL_LIMIT_OPTIONS,
 } from "./lib/eval/run_options.ts";
 import type { ParsedRunOptions } from "./lib/eval/run_options.ts";
-import { normalizeArgv, polishCommands } from "./lib/cli/polish.ts";
-import { CLOSED_PIPE_EXIT, endQuietlyOnClosedPipe, isClosedPipe } from "./lib/cli/closed_pipe.ts";
+import type { ReportOptions } from "./lib/run/reports.ts";
+import { normalizeArgv, polishCommands } from "./lib/cli/_polish.ts";
+import { CLOSED_PIPE_EXIT, endQuietlyOnClosedPipe, isClosedPipe } from "./lib/cli/_closed_pipe.ts";
 
 endQuietlyOnClosedPipe();
 
@@ -177,7 +177,7 @@ const merge = program.command("merge")
 for (const spec of REPORT_OPTIONS) merge.addOption(toOption(spec));
 merge.action(async (runs, options) => {
   const { mergeCommand } = await import("./lib/cli/merge.ts");
-  process.exitCode = await mergeCommand(runs, options as ReportOptionValues);
+  process.exitCode = await mergeCommand(runs, options as ReportOptions);
 });
 
 const report = program.command("report")
@@ -186,7 +186,7 @@ const report = program.command("report")
 for (const spec of REPORT_OPTIONS) report.addOption(toOption(spec));
 report.action(async (file, options) => {
   const { reportCommand } = await import("./lib/cli/merge.ts");
-  process.exitCode = await reportCommand(file, options as ReportOptionValues);
+  process.exitCode = await reportCommand(file, options as ReportOptions);
 });
 
 program.command("counterexample")
@@ -219,12 +219,12 @@ program.command("__pglite-host", { hidden: true })
     await servePglite(token);
   });
 
-// The process `run` calls an --agent module in (lib/cli/agent_host.ts).
+// The process `run` calls an --agent module in (lib/cli/_agent_host.ts).
 program.command("__agent-host", { hidden: true })
   .argument("<agent>")
   .argument("<token>")
   .action(async (agent, token) => {
-    const { agentHost } = await import("./lib/cli/agent_host.ts");
+    const { agentHost } = await import("./lib/cli/_agent_host.ts");
     await agentHost(agent, token);
   });
 
@@ -245,7 +245,7 @@ program.command("diff")
   });
 
 // One-line usage errors pointing at the command's own help, unknown options
-// named first, `help db diff`, `-v`: see lib/cli/polish.ts.
+// named first, `help db diff`, `-v`: see lib/cli/_polish.ts.
 polishCommands(program);
 
 try {

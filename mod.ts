@@ -212,6 +212,7 @@ export {
   DEFAULT_CHECK_SOURCES,
   evaluate,
   runCase,
+  runLoop,
   runRepeated,
   runSuite,
 } from "./lib/run/check_sources.ts";
@@ -309,7 +310,23 @@ export {
   type ShardOptions,
 } from "./lib/eval/shard.ts";
 export { mergeRuns, type NamedRunFile, runTotals } from "./lib/eval/merge_runs.ts";
-export { repeatedVerdict, type RepeatOptions } from "./lib/eval/repeat.ts";
+export {
+  repeatedCases,
+  repeatedVerdict,
+  repeatFeed,
+  type RepeatOptions,
+} from "./lib/eval/repeat.ts";
+export {
+  type FeedNeeds,
+  type RunEnd,
+  type RunObserver,
+  type RunStart,
+} from "./lib/eval/run_loop.ts";
+export type { CaseFeed } from "./lib/eval/case_source.ts";
+
+// Everything `dbagenteval run` does, as one call (lib/run/)
+export { runEval, type RunIo, type RunOutcome, type TextSink } from "./lib/run/run.ts";
+export { type RuleSpec, type RunOptions } from "./lib/run/run_setup.ts";
 export { type AgentDbCopy, agentDbSetup, copyAgentDb, diffAgentCopy } from "./lib/eval/agent_db.ts";
 export { DbChange, dbChange } from "./lib/eval/checks/db_change.ts";
 export { DbNoChange } from "./lib/eval/checks/db_no_change.ts";

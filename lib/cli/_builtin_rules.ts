@@ -11,7 +11,8 @@
  */
 import * as v from "valibot";
 import type { Check } from "../eval/check.ts";
-import { suggest } from "../suggest.ts";
+import type { RuleSpec } from "../run/run_setup.ts";
+import { suggest } from "../../selector/_text.ts";
 import {
   AllowedColumns,
   AllowedTables,
@@ -38,9 +39,7 @@ export class RuleSpecProblem extends Error {
 }
 
 /** A rule the config names: a built-in check, or a module export to load. */
-export type RuleSpec =
-  | { readonly kind: "builtin"; readonly name: string; readonly check: Check }
-  | { readonly kind: "module"; readonly ref: string };
+export type { RuleSpec };
 
 const text = (what: string) =>
   v.pipe(v.string(`${what} must be text`), v.minLength(1, `${what} must not be empty`));

@@ -17,7 +17,7 @@ import type { DiffListener } from "../diff/listener.ts";
 import { foldName } from "../diff/names.ts";
 import type { DatabaseDiff } from "../diff/types.ts";
 import { BufferedFile } from "./_write_all.ts";
-import { isStdout } from "./_output.ts";
+import { isStdout } from "../run/output.ts";
 
 /** The FILE outputs asked for (`-` is stdout). */
 export interface DiffFiles {

@@ -5,7 +5,7 @@
  * @module
  */
 import * as fs from "node:fs";
-import { checkOutputs } from "./_output.ts";
+import { checkOutputs } from "../run/output.ts";
 import process from "node:process";
 import { UsageError } from "../errors.ts";
 import { databaseName } from "../databases/database_name.ts";

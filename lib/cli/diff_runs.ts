@@ -7,7 +7,7 @@
 import process from "node:process";
 import { readRunFile } from "../eval/run_file.ts";
 import { diffRuns } from "../eval/run_diff.ts";
-import { checkOutputs, writeOutput } from "./_output.ts";
+import { checkOutputs, writeOutput } from "../run/output.ts";
 
 /** The options of `diff`. */
 export interface DiffRunsOptions {

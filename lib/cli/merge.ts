@@ -16,8 +16,8 @@ import {
   type ReportOptions,
   reportOutputs,
   writeReports,
-} from "./_reports.ts";
-import { humanStream } from "./_output.ts";
+} from "../run/reports.ts";
+import { humanStream } from "../run/output.ts";
 import type { RunFile } from "../eval/run_file.ts";
 
 function exitCodeOf(run: RunFile): number {

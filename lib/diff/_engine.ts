@@ -8,34 +8,12 @@
  *
  * @module
  */
-import {
-  type Database,
-  openDatabase,
-  openReadOnly,
-  openScratchDatabase,
-} from "../sqlite/database.ts";
-import { ident, stringLiteral } from "../sqlite/sql_text.ts";
-import type { PageSide } from "./_page_sides.ts";
-import { Utf8Copy } from "./_utf8_copy.ts";
+import { type Database, openDatabase, openReadOnly } from "../sqlite/database.ts";
 import { withPageOne } from "../sqlite/file_vfs.ts";
 import { checkSqliteFile } from "../sqlite/file_check.ts";
 
 /** The attached after file's schema name. */
 export const AFTER = "aft";
-
-/** The before file's schema name when it is attached to a scratch database (a UTF-16 side). */
-const BEFORE = "bef";
-
-/** Each side's pages, for a UTF-16 side the engine reads through a UTF-8 copy. */
-export interface EngineSides {
-  readonly before: PageSide | null;
-  readonly after: PageSide | null;
-}
-
-function utf16(side: PageSide | null): boolean {
-  const e = side?.src.header.encoding;
-  return e === "utf-16le" || e === "utf-16be";
-}
 
 /** Page 1 of each file as the engine is to read it, or null for the file's own. */
 export interface PageOnes {
@@ -60,8 +38,6 @@ export class EngineStarter {
   readonly #before: string | null;
   readonly #after: string | null;
   #pageOnes: PageOnes = { before: null, after: null };
-  #sides: EngineSides = { before: null, after: null };
-  readonly #copies: Utf8Copy[] = [];
   #opening: Promise<Database> | null = null;
 
   /**
@@ -76,21 +52,6 @@ export class EngineStarter {
   /** The schema the after side's tables are in: `aft` with two files, else `main`. */
   get afterSchema(): string {
     return this.#before !== null && this.#after !== null ? AFTER : "main";
-  }
-
-  /** The schema the before side's tables are in: `main`, or `bef` beside a UTF-16 after side's copy. */
-  get beforeSchema(): string {
-    return this.copies && !utf16(this.#sides.before) && this.#after !== null ? BEFORE : "main";
-  }
-
-  /** True when a side is UTF-16, read by the engine through a UTF-8 copy (_utf8_copy.ts). */
-  get copies(): boolean {
-    return utf16(this.#sides.before) || utf16(this.#sides.after);
-  }
-
-  /** Gives the sides' pages, which a UTF-16 side's copy is made from; only before it starts. */
-  readPagesOf(sides: EngineSides): void {
-    if (this.#opening === null) this.#sides = sides;
   }
 
   /** Whether the engine was started. */
@@ -108,9 +69,7 @@ export class EngineStarter {
 
   /** Starts the engine if it is not started; a failure is reported by {@link db}. */
   start(): void {
-    this.#opening ??= this.copies
-      ? openWithCopies(this.#sides, this.beforeSchema, this.#copies)
-      : openSides(this.#before, this.#after, this.#pageOnes);
+    this.#opening ??= openSides(this.#before, this.#after, this.#pageOnes);
     this.#opening.catch(() => {});
   }
 
@@ -118,16 +77,6 @@ export class EngineStarter {
   db(): Promise<Database> {
     this.start();
     return this.#opening!;
-  }
-
-  /**
-   * The engine, with table `name`'s rows in it: a UTF-16 side's are copied
-   * now if they were not (_utf8_copy.ts).
-   */
-  async dbWith(name: string): Promise<Database> {
-    const db = await this.db();
-    for (const copy of this.#copies) await copy.fill(name);
-    return db;
   }
 
   /** Closes the engine if it was started (a failed start is not reported again). */
@@ -162,43 +111,6 @@ async function openSides(
     db.close();
     throw e;
   }
-}
-
-/**
- * A scratch database holding the UTF-16 sides' rows in UTF-8, and the
- * UTF-8 sides attached read-only beside them: the before side in `main`
- * (its copy) or `bef`, the after side in `aft` (`main` alone).
- */
-async function openWithCopies(
-  sides: EngineSides,
-  beforeSchema: string,
-  copies: Utf8Copy[],
-): Promise<Database> {
-  const db = await openScratchDatabase();
-  try {
-    const place = (side: PageSide, schema: string): void => {
-      if (!utf16(side)) checkSqliteFile(side.path);
-      const file = utf16(side) ? "''" : readOnlyUri(side.path);
-      if (schema !== "main") db.exec(`ATTACH ${file} AS ${ident(schema)}`);
-      if (utf16(side)) copies.push(new Utf8Copy(db, schema, side));
-    };
-    const { before, after } = sides;
-    if (before !== null) place(before, beforeSchema);
-    if (after !== null) place(after, before === null ? "main" : AFTER);
-    return db;
-  } catch (e) {
-    db.close();
-    throw e;
-  }
-}
-
-/** A file's read-only URI for ATTACH (the scratch connection is writable; the files never are). */
-function readOnlyUri(path: string): string {
-  const escaped = path.replace(
-    /[%?#]/g,
-    (c) => `%${c.charCodeAt(0).toString(16).padStart(2, "0")}`,
-  );
-  return stringLiteral(`file:${escaped}?mode=ro`);
 }
 
 /**

@@ -55,7 +55,7 @@ export function openPageSide(
   tables: readonly string[] | null,
   pairByRowid: boolean,
 ): PageSide {
-  checkSqliteFile(path, { utf16: true });
+  checkSqliteFile(path);
   const src = PageSource.open(path);
   try {
     const names = new Map<number, string>([[1, "sqlite_schema"]]);
@@ -67,9 +67,7 @@ export function openPageSide(
       if (r.rootpage > 0 && !names.has(r.rootpage)) names.set(r.rootpage, `${r.type} ${r.name}`);
     }
     const named = wanted === null ? rows : rows.filter((r) => wanted.has(foldName(r.tbl_name)));
-    const schema = sideSchema(named, pairByRowid);
-    const encoding = src.header.encoding ?? "utf-8";
-    return { path, src, owners, rows, named, schema: schema && { ...schema, encoding } };
+    return { path, src, owners, rows, named, schema: sideSchema(named, pairByRowid) };
   } catch (e) {
     src.close();
     throw e;

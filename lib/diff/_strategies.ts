@@ -26,7 +26,6 @@ import type { KeptRows } from "./_kept_rows.ts";
 import { cellRows, cellRowsFit } from "./_cell_rows.ts";
 import type { EngineStarter } from "./_engine.ts";
 import { checkIndexOrder } from "./_index_order.ts";
-import { foldSurrogates } from "./_utf8_copy.ts";
 import type { PageSide } from "./_page_sides.ts";
 import { keyResidue, recordResidue, rowidResidue, type TablePages } from "./_residue.ts";
 import type { TreeSide } from "./_tree_compare.ts";
@@ -156,28 +155,22 @@ export const ENGINE_ROWS: TableStrategy = {
       },
       async run(rows) {
         if (pages?.identical === true) return noRows(either, rows);
-        const db = await ctx.engine.dbWith(either.name);
+        const db = await ctx.engine.db();
         // The indexes SQLite looks rows up through, in key order.
-        const { before: pa, after: pb } = ctx.pages;
-        await checkIndexOrder(
-          db,
-          job.before === null || pa === null
-            ? null
-            : { schema: ctx.engine.beforeSchema, table: job.before, pages: pa },
-          job.after === null || pb === null
-            ? null
-            : { schema: ctx.engine.afterSchema, table: job.after, pages: pb },
-          pages?.ordered,
-        );
+        if (job.before !== null && ctx.pages.before !== null) {
+          await checkIndexOrder(db, "main", job.before, ctx.pages.before, pages?.ordered);
+        }
+        if (job.after !== null && ctx.pages.after !== null) {
+          const ordered = pages?.ordered;
+          await checkIndexOrder(db, ctx.engine.afterSchema, job.after, ctx.pages.after, ordered);
+        }
         return namingTable(either, () =>
           diffTableData({
             db,
-            before: job.before === null
-              ? null
-              : { schema: ctx.engine.beforeSchema, table: job.before },
+            before: job.before === null ? null : { schema: "main", table: job.before },
             after: job.after === null ? null : { schema: ctx.engine.afterSchema, table: job.after },
             maxRows: ctx.settings.max_rows,
-            rows: ctx.engine.copies ? rows.foldingText(foldSurrogates) : rows,
+            rows,
             ranges: pages?.ranges ?? null,
             residue: pages?.residue ?? null,
             residueKeys: pages?.residueKeys ?? null,

@@ -14,7 +14,6 @@ import { type ByteBudget, KeptRows } from "./_kept_rows.ts";
 import type { DiffListener, RowEvent } from "./listener.ts";
 import { foldName } from "./names.ts";
 import { EngineStarter, type PageOnes } from "./_engine.ts";
-import { utf16SchemaError } from "./_utf8_copy.ts";
 import { claimTrees, openPageSide, type PageSide } from "./_page_sides.ts";
 import { schemaPageOne } from "./_schema_page_one.ts";
 import { identicalFiles } from "./_identical_files.ts";
@@ -162,14 +161,6 @@ export async function diffDatabasePair(pair: DatabasePair): Promise<DatabaseChan
   try {
     if (before !== null) pages.before = openPageSide(before, settings.tables, pairByRowid);
     if (after !== null) pages.after = openPageSide(after, settings.tables, pairByRowid);
-    engine.readPagesOf(pages);
-    for (const side of [pages.before, pages.after]) {
-      if (
-        side !== null && side.schema === null && (side.src.header.encoding ?? "utf-8") !== "utf-8"
-      ) {
-        throw utf16SchemaError(side);
-      }
-    }
     const whole = settings.tables === null;
     if (!whole && pages.before !== null && pages.after !== null) {
       engine.showPageOnes(pageOnes(pages.before, pages.after));

@@ -23,7 +23,7 @@ import {
   slugify,
   unreadableError,
 } from "./cases.ts";
-import { DB_EXPECT_KEYS } from "./checks/db_expect.ts";
+import { DB_EXPECT_KEYS } from "./checks/_db_expect.ts";
 import { LineReader } from "./_line_reader.ts";
 
 /** What selecting and sharding a case needs: its id, its tags, its position. */
@@ -43,6 +43,15 @@ export const NAMES_DB = 4;
 
 /**
  * Cases handed out one at a time, in order, as a run takes them.
+ *
+ * @example
+ * ```ts
+ * import { type CaseFeed, defineCase } from "../../mod.ts";
+ * const cases = [defineCase({ question: "Hi?" })];
+ * let k = 0;
+ * const feed: CaseFeed = { length: cases.length, next: () => cases[k++], close() {} };
+ * feed.next()?.id; // "hi"
+ * ```
  */
 export interface CaseFeed {
   /** How many cases it hands out. */

@@ -10,7 +10,7 @@ import { type CheckContext, type CheckResult, ERROR, type Judge, type Status } f
 import type { TestCase } from "./case.ts";
 import { type CaseInput, defineCase } from "./cases.ts";
 import { builtinChecks } from "./checks/builtin.ts";
-import { jsonText } from "./json_text.ts";
+import { jsonText } from "./_json.ts";
 import { Scorecard } from "./scorecard.ts";
 import { type Row, type StageInput, Trace } from "./trace.ts";
 import { type Agent, type AgentContext, readRows, toTrace } from "./agent.ts";
@@ -442,6 +442,7 @@ export async function runCase(
   agent: Agent,
   options: RunCaseOptions = {},
 ): Promise<Scorecard> {
+  const started = performance.now();
   const testCase: TestCase =
     options.strictColumns === true && caseAsGiven.strict_columns === undefined
       ? { ...caseAsGiven, strict_columns: true }
@@ -489,8 +490,6 @@ export async function runCase(
     ...session?.value.context,
   };
 
-  // The case's time starts here: its database open and its setup are not in it.
-  const started = performance.now();
   let agentDone = false;
   const answer = attempt(() => agent(testCase.question, context)).finally(() => agentDone = true);
   // An answer that is only SQL runs as soon as the agent gives it, beside

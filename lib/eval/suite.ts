@@ -4,17 +4,14 @@
  *
  * @module
  */
-import { UsageError } from "../errors.ts";
-import { type CheckResult, ERROR, FAIL, type Judge, PASS, SKIP, type Status } from "./check.ts";
+import { type CheckResult, ERROR, FAIL, PASS, SKIP, type Status } from "./check.ts";
 import type { TestCase } from "./case.ts";
 import type { Agent } from "./agent.ts";
-import { runCase, type RunCaseOptions } from "./evaluate.ts";
-import { caseLine } from "./cases.ts";
-import { Scorecard } from "./scorecard.ts";
-import { DB_EXPECT_KEYS } from "./checks/db_expect.ts";
-import { openDatabase } from "../sqlite/database.ts";
-import { readSchema } from "../diff/schema.ts";
+import type { RunCaseOptions } from "./evaluate.ts";
+import type { Scorecard } from "./scorecard.ts";
+import { DB_EXPECT_KEYS } from "./checks/_db_expect.ts";
 import type { CaseFeed } from "./case_source.ts";
+import { type FeedNeeds, runLoop, type RunObserver } from "./run_loop.ts";
 
 /**
  * What {@link runSuite} takes: everything {@link runCase} takes (executor,
@@ -57,6 +54,8 @@ export interface SuiteOptions extends RunCaseOptions {
    * case from `onResult`. Default true.
    */
   readonly keepResults?: boolean | undefined;
+  /** Told of the run's start, of each case and of its end (lib/eval/run_loop.ts). */
+  readonly observers?: readonly RunObserver[] | undefined;
 }
 
 /**
@@ -261,72 +260,6 @@ export class SuiteResult implements SuiteTotals {
   }
 }
 
-/** A judge that counts its calls and lets at most `limit` run at once. */
-function limitedJudge(
-  judge: Judge,
-  limit: number,
-  timeoutMs: number | undefined,
-): { judge: Judge; calls: () => number } {
-  let calls = 0;
-  let running = 0;
-  const waiting: (() => void)[] = [];
-  const wrapped: Judge = async (prompt) => {
-    calls++;
-    while (running >= limit) await new Promise<void>((resolve) => waiting.push(resolve));
-    running++;
-    try {
-      // The case's timeout bounds each judge call too, counted from when it
-      // gets its turn: a judge that never answers must not hang the run.
-      return await answerWithin(judge(prompt), timeoutMs);
-    } finally {
-      running--;
-      waiting.shift()?.();
-    }
-  };
-  return { judge: wrapped, calls: () => calls };
-}
-
-async function answerWithin(
-  reply: string | Promise<string>,
-  ms: number | undefined,
-): Promise<string> {
-  if (ms === undefined) return await reply;
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(
-      () => reject(new Error(`the judge did not answer within ${ms / 1000} s (--timeout)`)),
-      ms,
-    );
-  });
-  try {
-    return await Promise.race([reply, late]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
-/**
- * Opens the --agent-db file and reads its schema as each case's diff will,
- * so that a file no case could use (missing, not SQLite, a malformed schema)
- * stops the run before it starts instead of making every case an ERROR.
- */
-async function checkAgentDb(path: string): Promise<void> {
-  const db = await openDatabase(path);
-  try {
-    readSchema(db, "main");
-  } finally {
-    db.close();
-  }
-}
-
-function positive(name: string, value: number | undefined, fallback: number): number {
-  if (value === undefined) return fallback;
-  if (!Number.isInteger(value) || value < 1) {
-    throw new UsageError(`${name} must be a whole number of at least 1, got ${value}`);
-  }
-  return value;
-}
-
 /**
  * Runs every case (or those with one of `tags`) against the agent, up to
  * `concurrency` at a time. A case whose agent raises, hangs past
@@ -352,23 +285,42 @@ export async function runSuite(
   agent: Agent,
   options: SuiteOptions = {},
 ): Promise<SuiteResult> {
-  const tags = options.tags;
-  const selected = tags === undefined
-    ? cases
-    : cases.filter((c) => c.tags.some((t) => tags.includes(t)));
+  const { feed, needs } = arrayFeed(selectTagged(cases, options.tags));
+  return await runCaseFeed(feed, agent, options, needs);
+}
+
+/**
+ * The cases with one of the tags (all of them without tags).
+ *
+ * @param cases the cases
+ * @param tags the tags, or undefined
+ * @returns the cases kept, in order
+ */
+export function selectTagged(
+  cases: readonly TestCase[],
+  tags: readonly string[] | undefined,
+): readonly TestCase[] {
+  return tags === undefined ? cases : cases.filter((c) => c.tags.some((t) => tags.includes(t)));
+}
+
+/**
+ * Held cases as a feed, with what they need.
+ *
+ * @param cases the cases, in order
+ * @returns the feed and its needs
+ */
+export function arrayFeed(cases: readonly TestCase[]): { feed: CaseFeed; needs: FeedNeeds } {
   let k = 0;
-  const feed: CaseFeed = {
-    length: selected.length,
-    next: () => selected[k++],
-    close: () => {},
+  return {
+    feed: { length: cases.length, next: () => cases[k++], close: () => {} },
+    needs: {
+      referenceSql: cases.some((c) => c.reference_sql !== undefined),
+      // db_unchanged: false asks for nothing.
+      wantsDb: cases.some((c) =>
+        DB_EXPECT_KEYS.some((k) => c.expect?.[k] !== undefined && c.expect?.[k] !== false)
+      ),
+    },
   };
-  return await runCaseFeed(feed, agent, options, {
-    referenceSql: selected.some((c) => c.reference_sql !== undefined),
-    // db_unchanged: false asks for nothing.
-    wantsDb: selected.some((c) =>
-      DB_EXPECT_KEYS.some((k) => c.expect?.[k] !== undefined && c.expect?.[k] !== false)
-    ),
-  });
 }
 
 /**
@@ -386,99 +338,22 @@ export async function runCaseFeed(
   feed: CaseFeed,
   agent: Agent,
   options: SuiteOptions,
-  needs: { readonly referenceSql: boolean; readonly wantsDb: boolean },
+  needs: FeedNeeds,
 ): Promise<SuiteResult> {
-  const started = performance.now();
-  const concurrency = positive("concurrency", options.concurrency, 4);
-  if (options.execute === undefined && options.executeFor === undefined && needs.referenceSql) {
-    throw new UsageError("some cases have reference_sql; pass --execute");
-  }
-  if (needs.wantsDb && options.agentDb === undefined && options.setup === undefined) {
-    throw new UsageError(
-      "some cases expect database changes (db_change, db_unchanged or db_no_change); pass --agent-db",
-    );
-  }
-  if (options.agentDb !== undefined) await checkAgentDb(options.agentDb);
-  const limited = options.judge === undefined ? undefined : limitedJudge(
-    options.judge,
-    positive("judgeConcurrency", options.judgeConcurrency, 2),
-    options.timeoutMs,
-  );
-  const caseOptions = {
-    execute: options.execute,
-    executeFor: options.executeFor,
-    rules: options.rules,
-    judge: limited?.judge,
-    timeoutMs: options.timeoutMs,
-    setup: options.setup,
-    agentDb: options.agentDb,
-    agentDbMaxGrowthBytes: options.agentDbMaxGrowthBytes,
-    counterexamples: options.counterexamples,
-    checkSources: options.checkSources,
-    dialect: options.dialect,
-    strictColumns: options.strictColumns,
-    // Every option of a case, so that one added there is not left out here.
-  } satisfies Required<RunCaseOptions>;
-
-  const total = feed.length;
-  const results: CaseResult[] = new Array(options.keepResults === false ? 0 : total);
-  let next = 0;
+  const keep = options.keepResults !== false;
+  const results: CaseResult[] = new Array(keep ? feed.length : 0);
   let done = 0;
-  let stopped = false;
-  let broken: { readonly error: unknown } | undefined;
-  const worker = async (): Promise<void> => {
-    while (next < total && !stopped) {
-      const i = next++;
-      let testCase: TestCase;
-      try {
-        testCase = feed.next()!;
-      } catch (error) {
-        // The cases file changed under the run: the cases in flight finish,
-        // then the run stops with the error.
-        broken ??= { error };
-        stopped = true;
-        return;
-      }
-      const t0 = performance.now();
-      const card = await runCase(testCase, agent, caseOptions).catch((e: unknown) =>
-        // A bug of ours or of a check must not stop the other cases.
-        new Scorecard({
-          question: testCase.question,
-          id: testCase.id,
-          checks: [],
-          error: `internal error: ${e instanceof Error ? e.message : String(e)}`,
-        })
-      );
-      const result: CaseResult = {
-        id: testCase.id,
-        question: testCase.question,
-        tags: testCase.tags,
-        verdict: card.verdict,
-        failedStage: card.failedStage,
-        error: card.error,
-        checks: card.checks,
-        durationMs: performance.now() - t0,
-        line: caseLine(testCase),
-        scorecard: card,
-      };
-      if (options.keepResults !== false) results[i] = result;
-      options.onResult?.(result, i);
-      if (options.failFast === true && (result.verdict === FAIL || result.verdict === ERROR)) {
-        stopped = true;
-      }
-      done++;
-      options.onProgress?.(done, total, result);
-    }
+  const collect: RunObserver = {
+    caseDone(result, index) {
+      if (keep) results[index] = result;
+      options.onResult?.(result, index);
+      options.onProgress?.(++done, feed.length, result);
+    },
   };
-  try {
-    await Promise.all(Array.from({ length: Math.min(concurrency, total) }, worker));
-  } finally {
-    feed.close();
-  }
-  if (broken !== undefined) throw broken.error;
+  const end = await runLoop(feed, agent, options, needs, [collect, ...options.observers ?? []]);
   return new SuiteResult(
-    stopped || options.keepResults === false ? results.filter((r) => r !== undefined) : results,
-    limited?.calls() ?? 0,
-    performance.now() - started,
+    end.stopped || !keep ? results.filter((r) => r !== undefined) : results,
+    end.judgeCalls,
+    end.durationMs,
   );
 }

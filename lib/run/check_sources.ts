@@ -14,6 +14,7 @@ import { JUDGE_CHECK_SOURCE } from "../judge/judge_checks.ts";
 import * as evaluation from "../eval/evaluate.ts";
 import * as suite from "../eval/suite.ts";
 import * as repeat from "../eval/repeat.ts";
+import * as loop from "../eval/run_loop.ts";
 
 /**
  * The sources of checks a run uses unless told otherwise, in the order their
@@ -166,4 +167,31 @@ export function runRepeated(
   ...[cases, agent, options]: Parameters<typeof repeat.runRepeated>
 ): ReturnType<typeof repeat.runRepeated> {
   return repeat.runRepeated(cases, agent, withDefaultChecks(options));
+}
+
+/**
+ * lib/eval's `runLoop` with {@link DEFAULT_CHECK_SOURCES}: the one case loop
+ * of a run, a feed of cases told to observers.
+ *
+ * @param feed the cases, in order
+ * @param agent the agent
+ * @param options what every case takes, and how many run at once
+ * @param needs whether any case has reference_sql, or expects database changes
+ * @param observers told of the start, each case and the end
+ * @returns the run's figures
+ * @example
+ * ```ts
+ * import { runLoop } from "./check_sources.ts";
+ * import { arrayFeed } from "../eval/suite.ts";
+ * import { defineCase } from "../eval/cases.ts";
+ * const { feed, needs } = arrayFeed([defineCase({ question: "Hi?" })]);
+ * const verdicts: string[] = [];
+ * await runLoop(feed, () => "Hello", {}, needs, [{ caseDone: (r) => void verdicts.push(r.verdict) }]);
+ * verdicts; // ["PASS"]
+ * ```
+ */
+export function runLoop(
+  ...[feed, agent, options, needs, observers]: Parameters<typeof loop.runLoop>
+): ReturnType<typeof loop.runLoop> {
+  return loop.runLoop(feed, agent, withDefaultChecks(options), needs, observers);
 }

@@ -8,7 +8,7 @@ import type { Database as Oo1Database } from "@sqlite.org/sqlite-wasm";
 import { SqliteOpenError, SqliteQueryError } from "../errors.ts";
 import { installReadOnlyVfs, READ_ONLY_VFS, withPageOne } from "./file_vfs.ts";
 import { checkSqliteFile, hotJournalError } from "./file_check.ts";
-import { loadSqlite, type Ptr, type Sqlite } from "./wasm.ts";
+import { loadSqlite, type Ptr, type Sqlite } from "./_wasm.ts";
 import { guardConnection, onStepStart } from "./guard.ts";
 import { type SqliteParams, Statement } from "./statement.ts";
 import type { SqliteRow } from "./value.ts";
@@ -261,7 +261,7 @@ export async function openReadOnly(
     // Exclusive mode before the first read: SQLite then keeps the WAL index in
     // heap memory (our VFS has no shared memory), and takes no file locks
     // through us anyway. Temp tables and sorts go to scratch files in the
-    // system temp folder (temp_files.ts): in memory, SQLite's sorter would
+    // system temp folder (_temp_files.ts): in memory, SQLite's sorter would
     // never spill, and a GROUP BY over a big keyless table would fill the heap.
     db.exec("PRAGMA locking_mode=EXCLUSIVE; PRAGMA temp_store=FILE");
     db.query("SELECT count(*) FROM sqlite_schema");
@@ -299,43 +299,6 @@ export async function openMemoryDatabase(options: SqlDialectOptions = {}): Promi
   const db = new Database(sqlite, new oo1.DB({ filename: ":memory:", flags: "c" }), null);
   guardConnection(sqlite, db.handle);
   setQuotes(sqlite, db, options);
-  return db;
-}
-
-/**
- * Opens a private, empty database in a scratch file (the read-only file
- * layer's temporary files: on disk, removed when closed), which other files
- * can be attached to read-only with {@link Database.exec}'s `ATTACH`: where
- * a copy of a file's rows is kept that may be bigger than memory (a UTF-16
- * file's rows in UTF-8, for the engine, lib/diff/_utf8_copy.ts).
- *
- * @returns the database; close it when done
- * @example
- * ```ts
- * import { openScratchDatabase } from "./database.ts";
- * const db = await openScratchDatabase();
- * db.exec("CREATE TABLE t (a); INSERT INTO t VALUES (1)");
- * db.query("SELECT a FROM t"); // [{ a: 1 }]
- * db.close();
- * ```
- */
-export async function openScratchDatabase(): Promise<Database> {
-  const sqlite = await loadSqlite();
-  await installReadOnlyVfs(sqlite);
-  const oo1 = (sqlite as unknown as { oo1: { DB: new (o: object) => Oo1Database } }).oo1;
-  const db = new Database(
-    sqlite,
-    new oo1.DB({ filename: "", flags: "c", vfs: READ_ONLY_VFS }),
-    null,
-  );
-  try {
-    guardConnection(sqlite, db.handle);
-    setQuotes(sqlite, db, {});
-    db.exec("PRAGMA locking_mode=EXCLUSIVE; PRAGMA temp_store=FILE; PRAGMA cache_size=-2000");
-  } catch (e) {
-    db.close();
-    throw e;
-  }
   return db;
 }
 

@@ -63,13 +63,6 @@ export interface SqlLiteralOptions {
    * CR of a CR LF).
    */
   readonly exact?: boolean;
-  /**
-   * The literal is for a UTF-16 database of this byte order: text with an
-   * unpaired surrogate (which no UTF-8 holds) is written as its UTF-16
-   * bytes, `CAST(x'00d8' AS TEXT)`, which such a database reads as the
-   * same code units.
-   */
-  readonly utf16?: "le" | "be";
 }
 
 /**
@@ -88,7 +81,6 @@ export interface SqlLiteralOptions {
  * sqlLiteral("O'Brien"); // "'O''Brien'"
  * sqlLiteral(new Uint8Array([0, 255])); // "x'00ff'"
  * sqlLiteral("a\udcff"); // "CAST(x'61ff' AS TEXT)"
- * sqlLiteral("a\ud800"); // "'a'||char(55296)"
  * sqlLiteral(3, { real: true }); // "3.0"
  * sqlLiteral(0.5, { exact: true }); // "CAST(1 AS REAL)/2.0"
  * ```
@@ -98,10 +90,6 @@ export function sqlLiteral(v: SqliteValue, options: SqlLiteralOptions = {}): str
   if (typeof v === "bigint") return v.toString();
   if (typeof v === "number") return numberLiteral(v, options);
   if (typeof v === "string") {
-    if (options.utf16 !== undefined && !v.isWellFormed()) {
-      return `CAST(${hexLiteral(utf16Bytes(v, options.utf16 === "le"))} AS TEXT)`;
-    }
-    if (!v.isWellFormed() && UNPAIRED.test(v)) return withUnpaired(v, options);
     if (hasEscapedBytes(v)) return `CAST(${hexLiteral(encodeSqliteText(v))} AS TEXT)`;
     return options.exact === true && /[\0\r]/.test(v) ? shellSafeText(v) : stringLiteral(v);
   }
@@ -157,46 +145,6 @@ function exactReal(v: number): string {
     out += `/${POWERS[k]}`;
     e += k;
   }
-  return out;
-}
-
-/**
- * An unpaired surrogate that is not an escaped byte (text.ts): the text of a
- * UTF-16 database, which UTF-8 has no form for.
- */
-const UNPAIRED =
-  /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udc7f\udd00-\udfff]/;
-
-/**
- * Text holding such surrogates, for a UTF-8 database (or a person): each as
- * `char(55296)` between the literals of the runs around it, instead of the
- * U+FFFD an encoder would silently make of it. No UTF-8 database holds it
- * exactly (SQLite writes char()'s surrogate as its generalized UTF-8 bytes);
- * the `utf16` option is exact for a UTF-16 one.
- */
-function withUnpaired(text: string, options: SqlLiteralOptions): string {
-  const parts: string[] = [];
-  let run = "";
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    const pair = c >= 0xd800 && c <= 0xdbff && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00;
-    if (pair) {
-      run += text.slice(i, i + 2);
-      i++;
-    } else if (UNPAIRED.test(text[i]!)) {
-      if (run !== "") parts.push(sqlLiteral(run, options));
-      parts.push(`char(${c})`);
-      run = "";
-    } else run += text[i];
-  }
-  if (run !== "") parts.push(sqlLiteral(run, options));
-  return parts.join("||");
-}
-
-function utf16Bytes(text: string, le: boolean): Uint8Array {
-  const out = new Uint8Array(text.length * 2);
-  const view = new DataView(out.buffer);
-  for (let i = 0; i < text.length; i++) view.setUint16(2 * i, text.charCodeAt(i), le);
   return out;
 }
 

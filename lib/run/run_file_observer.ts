@@ -1,7 +1,8 @@
 /**
- * `run` writing its run file as it goes (lib/eval/run_stream.ts): where the
- * file goes, the cases a `--resume` already has, and reading the run back
- * for the reports that need every case.
+ * A run writing its run file as it goes (lib/eval/run_stream.ts), as an
+ * observer of the case loop: where the file goes, the cases a `--resume`
+ * already has, what a signal that stops the run says, and reading the run
+ * back for the reports that need every case.
  *
  * @module
  */
@@ -14,49 +15,66 @@ import { readRunFile, type RunFile, runFileCase } from "../eval/run_file.ts";
 import { type RunFileHeader, RunFileWriter } from "../eval/run_stream.ts";
 import { RunTally } from "../eval/run_tally.ts";
 import type { CheckResult } from "../eval/check.ts";
+import type { RunEnd, RunObserver } from "../eval/run_loop.ts";
 
 /** What a stopped run says about itself. */
 const SIGNAL_NAMES = { SIGINT: "Ctrl-C (SIGINT)", SIGTERM: "SIGTERM", SIGHUP: "SIGHUP" } as const;
 
-/** A run in progress: feed it each case; finish it for the totals and the run file. */
-export class StreamedRun {
+/** Where a run's file goes and what it starts from. */
+export interface RunFileSetting {
+  /** The ids of the run's cases, in order. */
+  readonly ids: readonly string[];
+  /** The run file's fields before its cases. */
+  readonly header: RunFileHeader;
+  /**
+   * Where the run file goes (--json, or the --resume file), or undefined
+   * when only a report needs it (then a temporary file, if `keep`).
+   */
+  readonly file: string | undefined;
+  /** Whether the run is read back when it ends (for the reports that need every case). */
+  readonly keep: boolean;
+  /** The run file --resume finishes. */
+  readonly resumed?: RunFile | undefined;
+  /**
+   * The command that finishes the run from its run file, printed when a
+   * signal stops it (`dbagenteval run ... --resume FILE`).
+   */
+  readonly resumeWith?: string | undefined;
+  /** The leaderboard scores (--score), written after the totals; asked for when the run ends. */
+  readonly scores?: (() => RunFile["scores"] | undefined) | undefined;
+}
+
+/**
+ * The run file of a run in progress, as an observer of its loop: each case
+ * is written as it finishes, the totals when the run ends, and only the
+ * tally stays in memory (positions and verdict bytes). A run stopped by a
+ * signal leaves a file that --resume finishes.
+ */
+export class RunFileObserver implements RunObserver {
   readonly tally: RunTally;
   readonly #writer: RunFileWriter | undefined;
   readonly #file: string | undefined;
   /**
    * Positions, among the selected cases, of the cases still to run (a
-   * --resume leaves out those it has).
+   * --resume leaves out those it has): the loop's case at index i is the
+   * run's case at positions[i].
    */
   readonly positions: Int32Array;
-  readonly #resumed: RunFile | undefined;
-  readonly #ids: readonly string[];
+  readonly #setting: RunFileSetting;
   readonly #offShutdown: () => void;
   readonly #temp: { readonly path: string; dispose(): void } | undefined;
   #done = 0;
+  /** The whole run, read back when it ended (with `keep`). */
+  run: RunFile | undefined;
 
-  /**
-   * @param ids the ids of the run's cases, in order
-   * @param header the run file's fields before its cases
-   * @param file where the run file goes (--json, or the --resume file), or
-   * undefined when only a report needs it (then a temporary file, if `keep`)
-   * @param keep whether a run file is needed at all
-   * @param resumed the run file --resume finishes
-   * @param resumeWith the command that finishes the run from its run file,
-   * printed when a signal stops it (`dbagenteval run ... --resume FILE`)
-   */
-  constructor(
-    ids: readonly string[],
-    header: RunFileHeader,
-    file: string | undefined,
-    keep: boolean,
-    resumed: RunFile | undefined,
-    resumeWith?: string,
-  ) {
-    this.#resumed = resumed;
-    this.#ids = ids;
+  /** @param setting the run's cases, header, file and what it resumes */
+  constructor(setting: RunFileSetting) {
+    const { ids, header, resumed, resumeWith } = setting;
+    let file = setting.file;
+    this.#setting = setting;
     this.tally = new RunTally(ids);
     const kept = file !== undefined;
-    if (file === undefined && keep) {
+    if (file === undefined && setting.keep) {
       this.#temp = makeTempDir("run");
       file = path.join(this.#temp.path, "run.json");
     }
@@ -104,13 +122,13 @@ export class StreamedRun {
    * @param result the case's result
    * @param index its position in `positions`
    */
-  add(result: CaseResult, index: number): void {
+  caseDone(result: CaseResult, index: number): void {
     this.#done++;
     const at = this.positions[index]!;
     this.#writer?.add(at, runFileCase(result));
     // The id the run already holds, not the case's copy of it.
     this.tally.add(at, {
-      id: this.#ids[at]!,
+      id: this.#setting.ids[at]!,
       verdict: result.verdict,
       failedStage: result.failedStage,
       error: result.error,
@@ -119,28 +137,22 @@ export class StreamedRun {
   }
 
   /**
-   * Writes the totals and closes the file; reads the run back when asked.
+   * Writes the totals and closes the file; reads the run back into `run`
+   * when the setting keeps it.
    *
-   * @param judgeCalls judge calls of this run
-   * @param durationMs wall time of this run
-   * @param readBack whether the caller needs the whole run (reports)
-   * @param scores the leaderboard scores (--score), written after the totals
-   * @returns the run file, when read back
+   * @param end the loop's figures
    */
-  async finish(
-    judgeCalls: number,
-    durationMs: number,
-    readBack: boolean,
-    scores?: RunFile["scores"],
-  ): Promise<RunFile | undefined> {
+  async finish(end: RunEnd): Promise<void> {
+    const resumed = this.#setting.resumed;
+    const scores = this.#setting.scores?.();
     this.#writer?.finish({
       totals: this.tally.totals,
       failures_by_stage: this.tally.failuresByStage,
-      judge_calls: judgeCalls + (this.#resumed?.judge_calls ?? 0),
-      duration_ms: Math.round((durationMs + (this.#resumed?.duration_ms ?? 0)) * 10) / 10,
+      judge_calls: end.judgeCalls + (resumed?.judge_calls ?? 0),
+      duration_ms: Math.round((end.durationMs + (resumed?.duration_ms ?? 0)) * 10) / 10,
       ...(scores === undefined ? {} : { scores }),
     });
-    return readBack && this.#file !== undefined ? await readRunFile(this.#file) : undefined;
+    if (this.#setting.keep && this.#file !== undefined) this.run = await readRunFile(this.#file);
   }
 
   #stop(): void {

@@ -12,8 +12,8 @@ import type { Executor } from "../eval/evaluate.ts";
 import { DatabaseDir } from "../databases/db_dir.ts";
 import { openReferenceDatabase } from "../databases/registry.ts";
 import type { ReferenceDatabase } from "../databases/database.ts";
-import { loadFunction } from "./_load_module.ts";
-import type { RunOptions } from "./run.ts";
+import { loadFunction } from "./load_module.ts";
+import type { ResolvedRunOptions as RunOptions } from "./run_setup.ts";
 
 /** How the reference SQL (and an agent's SQL-only answer) runs. */
 export interface ReferenceSql {
@@ -139,10 +139,6 @@ async function loadDefaultExecutor(
       connections: options.concurrency,
       strictQuotes: options.strictQuotes === true,
       allowSuperuser: options.allowSuperuser === true,
-      // On PostgreSQL and PGlite: the same limit as SQLite's engines in the pool.
-      ...(options.maxResultMb !== undefined
-        ? { resultLimitBytes: options.maxResultMb * 2 ** 20 }
-        : {}),
     });
     // The SQLite executor itself (it carries its path, which the SQLite rules read).
     return { execute: database.execute, database };

@@ -6,7 +6,7 @@
  * @module
  */
 import { serveModuleAgent } from "../agents/module_host.ts";
-import { loadFunction } from "./_load_module.ts";
+import { loadFunction } from "../run/load_module.ts";
 
 /**
  * Runs the host until stdin closes.

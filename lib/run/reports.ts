@@ -9,7 +9,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import process from "node:process";
 import { UsageError } from "../errors.ts";
-import { checkOutputs, humanStream, writeOutput } from "./_output.ts";
+import { checkOutputs, humanStream, writeOutput } from "./output.ts";
 import type { RunFile } from "../eval/run_file.ts";
 import type { ReportOptionValues } from "../eval/run_options.ts";
 import { runFileJson } from "../eval/run_file_json.ts";

@@ -204,7 +204,7 @@ async function importModule(
  * @returns the exported value
  * @example
  * ```ts
- * import { loadExport } from "./_load_module.ts";
+ * import { loadExport } from "./load_module.ts";
  * const agent = await loadExport("--agent", "examples/toy_agent.ts:agent");
  * typeof agent; // "function"
  * ```

@@ -6,6 +6,7 @@
  * @module
  */
 import process from "node:process";
+import type { RunObserver } from "../eval/run_loop.ts";
 
 /** Reports progress; `done()` erases the line. */
 export interface Progress {
@@ -36,5 +37,21 @@ export function progressLine(
     done() {
       if (drawn) stream.write("\r\x1b[K");
     },
+  };
+}
+
+/**
+ * The progress display as an observer of a run's loop.
+ *
+ * @param progress the display, e.g. progressLine()
+ * @returns the observer: each case done redraws it; the end erases it
+ */
+export function progressObserver(progress: Progress): RunObserver {
+  let total = 0;
+  let done = 0;
+  return {
+    start: (start) => void (total = start.total),
+    caseDone: () => progress.update(++done, total),
+    finish: () => progress.done(),
   };
 }

@@ -268,8 +268,7 @@ export interface Pair {
  * Builds a seeded pair. `roundTrip` adds what the round-trip tests need on
  * top (the differential test's references do not model them): text with
  * NUL and CR LF, the shapes of ROUND_TRIP_SHAPES, AUTOINCREMENT keys
- * updated, and keyless tables rebuilt with other column types. `utf16`
- * makes every second pair UTF-16 (le and be in turn).
+ * updated, and keyless tables rebuilt with other column types.
  */
 export function buildPair(
   n: number,
@@ -277,7 +276,6 @@ export function buildPair(
   before: string,
   afterFile: string,
   roundTrip = false,
-  utf16 = false,
 ): Pair {
   const random = prng(seed);
   const pick = <T>(xs: readonly T[]): T => xs[Math.floor(random() * xs.length)]!;
@@ -290,14 +288,7 @@ export function buildPair(
   const pageSize = pick([512, 1024, 4096, 65536]);
   const rows = new Map<string, number>();
   const db = new DatabaseSync(before);
-  // With `utf16`, every second pair in UTF-16 (by its number, so the seeded
-  // choices stay as they were), but for pairs with an FTS5 table: a virtual
-  // table's schema needs SQLite, which cannot read UTF-16 (docs/diff-format.md).
-  const fts5 = tables.some((t) => t.shape === "fts5");
-  const encoding = utf16 && !fts5 ? ["UTF-8", "UTF-16le", "UTF-8", "UTF-16be"][n % 4] : "UTF-8";
-  db.exec(
-    `PRAGMA page_size = ${pageSize}; PRAGMA encoding = '${encoding}'; PRAGMA synchronous = OFF`,
-  );
+  db.exec(`PRAGMA page_size = ${pageSize}; PRAGMA synchronous = OFF`);
   db.exec("BEGIN");
   for (const t of tables) {
     db.exec(t.create);

@@ -9,8 +9,8 @@ import {
   loadFunction,
   moduleCandidates,
   parseModuleRef,
-} from "./_load_module.ts";
-import { progressLine } from "./_progress.ts";
+} from "./load_module.ts";
+import { progressLine } from "./progress.ts";
 import { UsageError } from "../errors.ts";
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "dbagenteval-load-"));

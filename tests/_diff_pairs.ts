@@ -268,7 +268,8 @@ export interface Pair {
  * Builds a seeded pair. `roundTrip` adds what the round-trip tests need on
  * top (the differential test's references do not model them): text with
  * NUL and CR LF, the shapes of ROUND_TRIP_SHAPES, AUTOINCREMENT keys
- * updated, and keyless tables rebuilt with other column types.
+ * updated, and keyless tables rebuilt with other column types. `utf16`
+ * makes every second pair UTF-16 (le and be in turn).
  */
 export function buildPair(
   n: number,
@@ -276,6 +277,7 @@ export function buildPair(
   before: string,
   afterFile: string,
   roundTrip = false,
+  utf16 = false,
 ): Pair {
   const random = prng(seed);
   const pick = <T>(xs: readonly T[]): T => xs[Math.floor(random() * xs.length)]!;
@@ -288,7 +290,12 @@ export function buildPair(
   const pageSize = pick([512, 1024, 4096, 65536]);
   const rows = new Map<string, number>();
   const db = new DatabaseSync(before);
-  db.exec(`PRAGMA page_size = ${pageSize}; PRAGMA synchronous = OFF`);
+  // With `utf16`, every second pair in UTF-16 (by its number, so the seeded
+  // choices stay as they were).
+  const encoding = utf16 ? ["UTF-8", "UTF-16le", "UTF-8", "UTF-16be"][n % 4] : "UTF-8";
+  db.exec(
+    `PRAGMA page_size = ${pageSize}; PRAGMA encoding = '${encoding}'; PRAGMA synchronous = OFF`,
+  );
   db.exec("BEGIN");
   for (const t of tables) {
     db.exec(t.create);

@@ -12,7 +12,7 @@
  *   and triggers created or dropped).
  * The pairs cover rowid, TEXT, NOCASE, composite, WITHOUT ROWID, STRICT,
  * generated-column and keyless tables, big integers, REALs, BLOBs and
- * non-ASCII text, page sizes from 512 to 65536, after sides edited in place
+ * non-ASCII text, UTF-8 and UTF-16 (every second pair), page sizes from 512 to 65536, after sides edited in place
  * (so the page comparison skips), left in a pending -wal, or VACUUMed.
  *
  * DBAGENTEVAL_DIFF_PAIRS=2000 runs more pairs (default 120),
@@ -121,7 +121,7 @@ describe(`db diff against independent references (${PAIRS} seeded pairs, seed ${
     const pairs: Pair[] = [];
     for (let n = 0; n < PAIRS; n++) {
       pairs.push(
-        buildPair(n, SEED + n, `${beforeDir}/p${n}.db`, `${afterDir}/p${n}.db`),
+        buildPair(n, SEED + n, `${beforeDir}/p${n}.db`, `${afterDir}/p${n}.db`, false, true),
       );
     }
     // Our diff runs first: the references open the files read-write and

@@ -8,12 +8,34 @@
  *
  * @module
  */
-import { type Database, openDatabase, openReadOnly } from "../sqlite/database.ts";
+import {
+  type Database,
+  openDatabase,
+  openReadOnly,
+  openScratchDatabase,
+} from "../sqlite/database.ts";
+import { ident, stringLiteral } from "../sqlite/sql_text.ts";
+import type { PageSide } from "./_page_sides.ts";
+import { copyAsUtf8 } from "./_utf8_copy.ts";
 import { withPageOne } from "../sqlite/file_vfs.ts";
 import { checkSqliteFile } from "../sqlite/file_check.ts";
 
 /** The attached after file's schema name. */
 export const AFTER = "aft";
+
+/** The before file's schema name when it is attached to a scratch database (a UTF-16 side). */
+const BEFORE = "bef";
+
+/** Each side's pages, for a UTF-16 side the engine reads through a UTF-8 copy. */
+export interface EngineSides {
+  readonly before: PageSide | null;
+  readonly after: PageSide | null;
+}
+
+function utf16(side: PageSide | null): boolean {
+  const e = side?.src.header.encoding;
+  return e === "utf-16le" || e === "utf-16be";
+}
 
 /** Page 1 of each file as the engine is to read it, or null for the file's own. */
 export interface PageOnes {
@@ -38,6 +60,7 @@ export class EngineStarter {
   readonly #before: string | null;
   readonly #after: string | null;
   #pageOnes: PageOnes = { before: null, after: null };
+  #sides: EngineSides = { before: null, after: null };
   #opening: Promise<Database> | null = null;
 
   /**
@@ -52,6 +75,21 @@ export class EngineStarter {
   /** The schema the after side's tables are in: `aft` with two files, else `main`. */
   get afterSchema(): string {
     return this.#before !== null && this.#after !== null ? AFTER : "main";
+  }
+
+  /** The schema the before side's tables are in: `main`, or `bef` beside a UTF-16 after side's copy. */
+  get beforeSchema(): string {
+    return this.copies && !utf16(this.#sides.before) && this.#after !== null ? BEFORE : "main";
+  }
+
+  /** True when a side is UTF-16, read by the engine through a UTF-8 copy (_utf8_copy.ts). */
+  get copies(): boolean {
+    return utf16(this.#sides.before) || utf16(this.#sides.after);
+  }
+
+  /** Gives the sides' pages, which a UTF-16 side's copy is made from; only before it starts. */
+  readPagesOf(sides: EngineSides): void {
+    if (this.#opening === null) this.#sides = sides;
   }
 
   /** Whether the engine was started. */
@@ -69,7 +107,9 @@ export class EngineStarter {
 
   /** Starts the engine if it is not started; a failure is reported by {@link db}. */
   start(): void {
-    this.#opening ??= openSides(this.#before, this.#after, this.#pageOnes);
+    this.#opening ??= this.copies
+      ? openWithCopies(this.#sides, this.beforeSchema)
+      : openSides(this.#before, this.#after, this.#pageOnes);
     this.#opening.catch(() => {});
   }
 
@@ -111,6 +151,39 @@ async function openSides(
     db.close();
     throw e;
   }
+}
+
+/**
+ * A scratch database holding the UTF-16 sides' rows in UTF-8, and the
+ * UTF-8 sides attached read-only beside them: the before side in `main`
+ * (its copy) or `bef`, the after side in `aft` (`main` alone).
+ */
+async function openWithCopies(sides: EngineSides, beforeSchema: string): Promise<Database> {
+  const db = await openScratchDatabase();
+  try {
+    const place = async (side: PageSide, schema: string) => {
+      if (!utf16(side)) checkSqliteFile(side.path);
+      const file = utf16(side) ? "''" : readOnlyUri(side.path);
+      if (schema !== "main") db.exec(`ATTACH ${file} AS ${ident(schema)}`);
+      if (utf16(side)) await copyAsUtf8(db, schema, side);
+    };
+    const { before, after } = sides;
+    if (before !== null) await place(before, beforeSchema);
+    if (after !== null) await place(after, before === null ? "main" : AFTER);
+    return db;
+  } catch (e) {
+    db.close();
+    throw e;
+  }
+}
+
+/** A file's read-only URI for ATTACH (the scratch connection is writable; the files never are). */
+function readOnlyUri(path: string): string {
+  const escaped = path.replace(
+    /[%?#]/g,
+    (c) => `%${c.charCodeAt(0).toString(16).padStart(2, "0")}`,
+  );
+  return stringLiteral(`file:${escaped}?mode=ro`);
 }
 
 /**

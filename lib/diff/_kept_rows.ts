@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type { SqliteRow, SqliteValue } from "../sqlite/value.ts";
+import { emptyRow, type SqliteRow, type SqliteValue } from "../sqlite/value.ts";
 import { collectGarbage } from "../sqlite/_collect_garbage.ts";
 import type { RowEvent } from "./listener.ts";
 import type { AddedRow, ChangedRow, RemovedRow } from "./types.ts";
@@ -109,6 +109,7 @@ export class KeptRows {
   readonly counts = { added: 0, removed: 0, changed: 0, changed_cells: 0 };
   readonly #onRow: ((event: RowEvent) => void) | null;
   readonly #budget: ByteBudget;
+  #fold: ((v: SqliteValue) => SqliteValue) | null = null;
   /** Rows counted. */
   #rows = 0;
   /** True when a row was not kept because the byte budget was spent. */
@@ -158,7 +159,7 @@ export class KeptRows {
       this.bytesCut = true;
     }
     if (!keep && this.#onRow === null) return;
-    const change = make(keep);
+    const change = this.#fold === null ? make(keep) : this.#folded(make(keep));
     if (keep) {
       const size = changeBytes(change);
       if (size > this.#budget.left) {
@@ -171,6 +172,30 @@ export class KeptRows {
     }
     if (keep) (this[event] as (AddedRow | RemovedRow | ChangedRow)[]).push(change);
     this.#onRow?.({ kind: event, change } as RowEvent);
+  }
+
+  /**
+   * Passes every value of a row change through `fold` before it is counted
+   * or told (the text of a UTF-16 side read from its UTF-8 copy,
+   * _utf8_copy.ts).
+   *
+   * @returns this
+   */
+  foldingText(fold: (v: SqliteValue) => SqliteValue): KeptRows {
+    this.#fold = fold;
+    return this;
+  }
+
+  #folded(c: AddedRow | RemovedRow | ChangedRow): AddedRow | RemovedRow | ChangedRow {
+    const fold = this.#fold!;
+    const row = (r: SqliteRow | null): SqliteRow | null => {
+      if (r === null) return null;
+      const out = emptyRow();
+      for (const k of Object.keys(r)) out[k] = fold(r[k]!);
+      return out;
+    };
+    if ("row" in c) return { key: row(c.key), row: row(c.row)! };
+    return { ...c, key: row(c.key)!, before: row(c.before)!, after: row(c.after)! };
   }
 
   /** Most rows kept per kind. */

@@ -55,7 +55,7 @@ export function openPageSide(
   tables: readonly string[] | null,
   pairByRowid: boolean,
 ): PageSide {
-  checkSqliteFile(path);
+  checkSqliteFile(path, { utf16: true });
   const src = PageSource.open(path);
   try {
     const names = new Map<number, string>([[1, "sqlite_schema"]]);

@@ -26,6 +26,7 @@ import type { KeptRows } from "./_kept_rows.ts";
 import { cellRows, cellRowsFit } from "./_cell_rows.ts";
 import type { EngineStarter } from "./_engine.ts";
 import { checkIndexOrder } from "./_index_order.ts";
+import { foldSurrogates } from "./_utf8_copy.ts";
 import type { PageSide } from "./_page_sides.ts";
 import { keyResidue, recordResidue, rowidResidue, type TablePages } from "./_residue.ts";
 import type { TreeSide } from "./_tree_compare.ts";
@@ -158,7 +159,13 @@ export const ENGINE_ROWS: TableStrategy = {
         const db = await ctx.engine.db();
         // The indexes SQLite looks rows up through, in key order.
         if (job.before !== null && ctx.pages.before !== null) {
-          await checkIndexOrder(db, "main", job.before, ctx.pages.before, pages?.ordered);
+          await checkIndexOrder(
+            db,
+            ctx.engine.beforeSchema,
+            job.before,
+            ctx.pages.before,
+            pages?.ordered,
+          );
         }
         if (job.after !== null && ctx.pages.after !== null) {
           const ordered = pages?.ordered;
@@ -167,10 +174,12 @@ export const ENGINE_ROWS: TableStrategy = {
         return namingTable(either, () =>
           diffTableData({
             db,
-            before: job.before === null ? null : { schema: "main", table: job.before },
+            before: job.before === null
+              ? null
+              : { schema: ctx.engine.beforeSchema, table: job.before },
             after: job.after === null ? null : { schema: ctx.engine.afterSchema, table: job.after },
             maxRows: ctx.settings.max_rows,
-            rows,
+            rows: ctx.engine.copies ? rows.foldingText(foldSurrogates) : rows,
             ranges: pages?.ranges ?? null,
             residue: pages?.residue ?? null,
             residueKeys: pages?.residueKeys ?? null,

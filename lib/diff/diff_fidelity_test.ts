@@ -8,9 +8,7 @@
 import { after, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import * as fs from "node:fs";
-import { DatabaseSync } from "node:sqlite";
 import { makeDb, tempDir } from "../../tests/fixtures.ts";
-import { SqliteOpenError } from "../errors.ts";
 import { matchesDiff } from "../../selector/match.ts";
 import { diffFilesystemDatabases } from "./diff_filesystem.ts";
 import { diffSqliteDatabases } from "./diff_sqlite.ts";
@@ -299,30 +297,7 @@ describe("diffSqliteDatabases() on columns named like JavaScript properties (fin
   }
 });
 
-describe("checkSqliteFile() on UTF-16 databases (finding 6)", () => {
-  it("diffSqliteDatabases() gives the UTF-16 message when the encoding is only in the -wal", async () => {
-    const scratch = tempDir();
-    try {
-      const writing = scratch.file("w.db");
-      const db = new DatabaseSync(writing);
-      db.exec(`PRAGMA encoding = 'UTF-16le'; PRAGMA journal_mode = WAL;
-        PRAGMA wal_autocheckpoint = 0; CREATE TABLE t(x); INSERT INTO t VALUES ('hi');`);
-      const copy = dir.file(`u16${++n}.db`);
-      fs.copyFileSync(writing, copy);
-      fs.copyFileSync(`${writing}-wal`, `${copy}-wal`);
-      db.close();
-      const header = fs.readFileSync(copy).subarray(56, 60);
-      assert.deepEqual([...header], [0, 0, 0, 0]);
-      await assert.rejects(diffSqliteDatabases(copy, copy), (e: unknown) => {
-        assert.ok(e instanceof SqliteOpenError);
-        assert.match(e.message, /the database is UTF-16le, which the WASM build/);
-        return true;
-      });
-    } finally {
-      scratch.cleanup();
-    }
-  });
-});
+// Finding 6 (UTF-16 databases refused): they are read now, lib/diff/utf16_test.ts.
 
 describe("diffSqliteDatabases() on rows compared whole (finding 7)", () => {
   it("diffSqliteDatabases() gives no key to rows of a table whose key changed", async () => {

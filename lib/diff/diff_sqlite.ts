@@ -13,6 +13,7 @@ import type { TableData } from "./table_data.ts";
 import { type ByteBudget, KeptRows } from "./_kept_rows.ts";
 import type { DiffListener, RowEvent } from "./listener.ts";
 import { foldName } from "./names.ts";
+import { SqliteOpenError } from "../errors.ts";
 import { EngineStarter, type PageOnes } from "./_engine.ts";
 import { claimTrees, openPageSide, type PageSide } from "./_page_sides.ts";
 import { schemaPageOne } from "./_schema_page_one.ts";
@@ -161,6 +162,20 @@ export async function diffDatabasePair(pair: DatabasePair): Promise<DatabaseChan
   try {
     if (before !== null) pages.before = openPageSide(before, settings.tables, pairByRowid);
     if (after !== null) pages.after = openPageSide(after, settings.tables, pairByRowid);
+    engine.readPagesOf(pages);
+    for (const side of [pages.before, pages.after]) {
+      if (
+        side !== null && side.schema === null && (side.src.header.encoding ?? "utf-8") !== "utf-8"
+      ) {
+        throw new SqliteOpenError(
+          side.path,
+          "unsupported",
+          `Cannot diff "${side.path}": its schema must be read by SQLite (a virtual table, or a schema the file reader cannot tell), and the WASM build of SQLite cannot read a ${
+            side.src.header.encoding!.toUpperCase()
+          } database; convert it with: sqlite3 "${side.path}" .dump | sqlite3 utf8.db`,
+        );
+      }
+    }
     const whole = settings.tables === null;
     if (!whole && pages.before !== null && pages.after !== null) {
       engine.showPageOnes(pageOnes(pages.before, pages.after));

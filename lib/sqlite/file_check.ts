@@ -19,6 +19,8 @@ const JOURNAL_MAGIC = [0xd9, 0xd5, 0x05, 0xf9, 0x20, 0xa1, 0x63, 0xd7];
  * is a valid, empty database to SQLite.
  *
  * @param path the file to check
+ * @param options `utf16`: a UTF-16 database is accepted (the diff reads it
+ * with the file reader), not refused as one the engine cannot read
  * @throws {SqliteOpenError} missing, a directory, not SQLite, truncated, or a
  * hot rollback journal beside it
  * @example
@@ -27,7 +29,7 @@ const JOURNAL_MAGIC = [0xd9, 0xd5, 0x05, 0xf9, 0x20, 0xa1, 0x63, 0xd7];
  * checkSqliteFile("examples/chinook/Chinook_Sqlite.sqlite"); // no error
  * ```
  */
-export function checkSqliteFile(path: string): void {
+export function checkSqliteFile(path: string, options: { utf16?: boolean } = {}): void {
   let stat: fs.Stats;
   try {
     stat = fs.statSync(path);
@@ -87,7 +89,7 @@ export function checkSqliteFile(path: string): void {
   }
   if (stat.size === 0) {
     const inWal = walEncoding(`${real}-wal`);
-    if (inWal === 2 || inWal === 3) throw utf16Error(path, inWal);
+    if ((inWal === 2 || inWal === 3) && options.utf16 !== true) throw utf16Error(path, inWal);
     return;
   }
   if (head.length < MAGIC.length || latin1(head.subarray(0, 16)) !== MAGIC) {
@@ -115,7 +117,9 @@ export function checkSqliteFile(path: string): void {
   const countValid = view.getUint32(24) === view.getUint32(92) && pages > 0;
   // A database created in WAL mode may have its encoding only in the -wal.
   const encoding = view.getUint32(56) || walEncoding(`${real}-wal`);
-  if (encoding === 2 || encoding === 3) throw utf16Error(path, encoding);
+  if ((encoding === 2 || encoding === 3) && options.utf16 !== true) {
+    throw utf16Error(path, encoding);
+  }
   const hasWal = fileSize(`${real}-wal`) > 0;
   if (!hasWal && countValid && stat.size < pages * pageSize) {
     throw new SqliteOpenError(

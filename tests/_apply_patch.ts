@@ -11,6 +11,8 @@ import { spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import { openMemoryDatabase } from "../lib/sqlite/database.ts";
 import { loadSqlite } from "../lib/sqlite/_wasm.ts";
+import { headerEncoding } from "../lib/sqlite/file_check.ts";
+import { DatabaseSync } from "node:sqlite";
 import { diffSqliteDatabases, streamSqliteDiff } from "../lib/diff/diff_sqlite.ts";
 import { SqlRenderer } from "../lib/diff/render_sql.ts";
 import { ChangesetRenderer } from "../lib/diff/render_changeset.ts";
@@ -92,6 +94,7 @@ export async function applyChangeset(
   changeset: Uint8Array,
   out: string,
 ): Promise<string | null> {
+  if (headerEncoding(file) !== "UTF-8") return applyWithRuntime(file, changeset, out);
   const sqlite = await loadSqlite();
   const capi = sqlite.capi as unknown as ApplyCapi;
   const db = await openMemoryDatabase();
@@ -115,6 +118,32 @@ export async function applyChangeset(
     capi.sqlite3_free(c);
     if (conflicts.length > 0 || rc !== 0) return `conflicts ${conflicts}, rc ${rc}`;
     fs.writeFileSync(out, sqlite.capi.sqlite3_js_db_export(db.handle));
+    return null;
+  } finally {
+    db.close();
+  }
+}
+
+/**
+ * {@link applyChangeset} for a UTF-16 file, which the WASM build cannot
+ * open: the runtime's own SQLite (node:sqlite's applyChangeset, the same
+ * sqlite3changeset_apply) on a copy at `out`.
+ */
+function applyWithRuntime(file: string, changeset: Uint8Array, out: string): string | null {
+  fs.copyFileSync(file, out);
+  if (fs.existsSync(`${file}-wal`)) fs.copyFileSync(`${file}-wal`, `${out}-wal`);
+  const db = new DatabaseSync(out);
+  try {
+    const conflicts: number[] = [];
+    // SQLITE_CHANGESET_ABORT (2) on any conflict.
+    const applied = db.applyChangeset(changeset, {
+      onConflict: (kind: number) => {
+        conflicts.push(kind);
+        return 2;
+      },
+    });
+    if (conflicts.length > 0 || !applied) return `conflicts ${conflicts}, applied ${applied}`;
+    db.exec("PRAGMA journal_mode=DELETE");
     return null;
   } finally {
     db.close();

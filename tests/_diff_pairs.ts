@@ -291,8 +291,10 @@ export function buildPair(
   const rows = new Map<string, number>();
   const db = new DatabaseSync(before);
   // With `utf16`, every second pair in UTF-16 (by its number, so the seeded
-  // choices stay as they were).
-  const encoding = utf16 ? ["UTF-8", "UTF-16le", "UTF-8", "UTF-16be"][n % 4] : "UTF-8";
+  // choices stay as they were), but for pairs with an FTS5 table: a virtual
+  // table's schema needs SQLite, which cannot read UTF-16 (docs/diff-format.md).
+  const fts5 = tables.some((t) => t.shape === "fts5");
+  const encoding = utf16 && !fts5 ? ["UTF-8", "UTF-16le", "UTF-8", "UTF-16be"][n % 4] : "UTF-8";
   db.exec(
     `PRAGMA page_size = ${pageSize}; PRAGMA encoding = '${encoding}'; PRAGMA synchronous = OFF`,
   );

@@ -2,7 +2,8 @@
  * The round trip of `db diff --sql` and `--changeset` on seeded pairs
  * (tests/_diff_pairs.ts with `roundTrip`: text with NUL and CR LF,
  * generated columns that show 1 against 1.0, AUTOINCREMENT keys updated,
- * FTS5 tables, keyless tables rebuilt with other column types, on top of
+ * FTS5 tables, keyless tables rebuilt with other column types, every
+ * second pair in UTF-16 but for those with an FTS5 table, on top of
  * every shape the differential test has). Each pair's --sql is applied to a
  * copy of the before file with the sqlite3 shell, its --changeset with
  * `sqlite3changeset_apply`, and each result diffed against the after file:
@@ -49,7 +50,7 @@ describe(`db diff --sql and --changeset round trip (${PAIRS} seeded pairs, seed 
     for (let n = 0; n < PAIRS; n++) {
       const a = dir.file(`a${n}.db`);
       const b = dir.file(`b${n}.db`);
-      buildPair(n, SEED + n, a, b, true);
+      buildPair(n, SEED + n, a, b, true, true);
       let sql: string;
       let changeset: { bytes: Uint8Array; omitted: string[] };
       if (n < THROUGH_CLI) {

@@ -67,7 +67,9 @@ export function openPageSide(
       if (r.rootpage > 0 && !names.has(r.rootpage)) names.set(r.rootpage, `${r.type} ${r.name}`);
     }
     const named = wanted === null ? rows : rows.filter((r) => wanted.has(foldName(r.tbl_name)));
-    return { path, src, owners, rows, named, schema: sideSchema(named, pairByRowid) };
+    const schema = sideSchema(named, pairByRowid);
+    const encoding = src.header.encoding ?? "utf-8";
+    return { path, src, owners, rows, named, schema: schema && { ...schema, encoding } };
   } catch (e) {
     src.close();
     throw e;

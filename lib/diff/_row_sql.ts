@@ -21,7 +21,7 @@
  */
 import { emptyRow, type SqliteRow } from "../sqlite/value.ts";
 import { foldName } from "./names.ts";
-import { ident, sqlLiteral } from "../sqlite/sql_text.ts";
+import { ident, sqlLiteral, type SqlLiteralOptions } from "../sqlite/sql_text.ts";
 import { storageClassFlips } from "./_storage_class.ts";
 import { dataColumns, type TableSchema } from "./schema.ts";
 import type { AddedRow, ChangedRow, RemovedRow } from "./types.ts";
@@ -44,13 +44,16 @@ export class RowStatements {
   /** Folded name -> the after side's name, the columns a row is written with. */
   readonly #writable: ReadonlyMap<string, string>;
   readonly #quoted = new Map<string, string>();
+  readonly #literal: SqlLiteralOptions;
   readonly #folded = new Map<string, string>();
 
   /**
    * @param name the table's name in the script
    * @param after the table as the script leaves it (the after side's shape)
+   * @param utf16 the byte order of the database the script runs on, when it is UTF-16
    */
-  constructor(name: string, after: TableSchema) {
+  constructor(name: string, after: TableSchema, utf16?: "le" | "be") {
+    this.#literal = utf16 === undefined ? EXACT : { exact: true, utf16 };
     this.#t = ident(name);
     this.#after = after;
     this.#sequence = foldName(name) === "sqlite_sequence";
@@ -73,12 +76,12 @@ export class RowStatements {
     }
     const cols = Object.keys(values);
     const insert = `INSERT INTO ${this.#t}(${cols.map((c) => this.#ident(c)).join(", ")}) VALUES (${
-      cols.map((c) => sqlLiteral(values[c]!, EXACT)).join(", ")
+      cols.map((c) => sqlLiteral(values[c]!, this.#literal)).join(", ")
     });`;
     if (this.#sequence) {
       // Creating an AUTOINCREMENT table may have made its row already.
       return `DELETE FROM ${this.#t} WHERE name = ${
-        sqlLiteral(row["name"] ?? null, EXACT)
+        sqlLiteral(row["name"] ?? null, this.#literal)
       };\n${insert}`;
     }
     if (this.#gen.size === 0) return insert;
@@ -106,11 +109,11 @@ export class RowStatements {
     for (const c of Object.keys(row)) {
       const folded = this.#fold(c);
       if (this.#gen.has(folded)) {
-        terms.push(`+${this.#ident(c)} IS ${sqlLiteral(row[c]!, EXACT)} COLLATE BINARY`);
+        terms.push(`+${this.#ident(c)} IS ${sqlLiteral(row[c]!, this.#literal)} COLLATE BINARY`);
       } else if (this.#writable.has(folded)) {
         terms.push(
           `${this.#ident(this.#writable.get(folded)!)} IS ${
-            sqlLiteral(row[c]!, EXACT)
+            sqlLiteral(row[c]!, this.#literal)
           } COLLATE BINARY`,
         );
       }
@@ -141,7 +144,7 @@ export class RowStatements {
       const folded = this.#fold(c);
       const name = this.#columns.get(folded);
       if (name === undefined || this.#gen.has(folded) || !Object.hasOwn(values, name)) continue;
-      sets.push(`${this.#ident(name)} = ${sqlLiteral(values[name]!, EXACT)}`);
+      sets.push(`${this.#ident(name)} = ${sqlLiteral(values[name]!, this.#literal)}`);
     }
     const where = this.#keyWhere(key);
     const update = sets.length === 0
@@ -156,7 +159,7 @@ export class RowStatements {
   #keyWhere(key: SqliteRow): string {
     const terms: string[] = [];
     for (const k of Object.keys(key)) {
-      terms.push(`${this.#ident(k)} = ${sqlLiteral(key[k]!, EXACT)}`);
+      terms.push(`${this.#ident(k)} = ${sqlLiteral(key[k]!, this.#literal)}`);
     }
     return terms.join(" AND ");
   }

@@ -19,6 +19,7 @@
  *
  * @module
  */
+import { SqliteOpenError } from "../errors.ts";
 import type { Database } from "../sqlite/database.ts";
 import type { Statement } from "../sqlite/statement.ts";
 import { ident } from "../sqlite/sql_text.ts";
@@ -47,6 +48,19 @@ export async function copyAsUtf8(db: Database, schema: string, side: PageSide): 
   for (const o of side.schema!.objects) {
     if (o.type === "index" && !internal(o.table)) db.exec(qualified(o.sql, schema));
   }
+}
+
+/**
+ * The error for a UTF-16 file whose schema only SQLite can read (a virtual
+ * table's columns belong to its module), which the WASM build cannot.
+ */
+export function utf16SchemaError(side: PageSide): SqliteOpenError {
+  const encoding = side.src.header.encoding!.toUpperCase().replace("LE", "le").replace("BE", "be");
+  return new SqliteOpenError(
+    side.path,
+    "unsupported",
+    `Cannot read "${side.path}": its schema must be read by SQLite (a virtual table), and the WASM build of SQLite cannot read a ${encoding} database; convert it with: sqlite3 "${side.path}" .dump | sqlite3 utf8.db`,
+  );
 }
 
 /** A stored CREATE statement (SQLite stores `CREATE TABLE name...`) made to create in `schema`. */

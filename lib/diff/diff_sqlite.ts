@@ -13,8 +13,8 @@ import type { TableData } from "./table_data.ts";
 import { type ByteBudget, KeptRows } from "./_kept_rows.ts";
 import type { DiffListener, RowEvent } from "./listener.ts";
 import { foldName } from "./names.ts";
-import { SqliteOpenError } from "../errors.ts";
 import { EngineStarter, type PageOnes } from "./_engine.ts";
+import { utf16SchemaError } from "./_utf8_copy.ts";
 import { claimTrees, openPageSide, type PageSide } from "./_page_sides.ts";
 import { schemaPageOne } from "./_schema_page_one.ts";
 import { identicalFiles } from "./_identical_files.ts";
@@ -167,13 +167,7 @@ export async function diffDatabasePair(pair: DatabasePair): Promise<DatabaseChan
       if (
         side !== null && side.schema === null && (side.src.header.encoding ?? "utf-8") !== "utf-8"
       ) {
-        throw new SqliteOpenError(
-          side.path,
-          "unsupported",
-          `Cannot diff "${side.path}": its schema must be read by SQLite (a virtual table, or a schema the file reader cannot tell), and the WASM build of SQLite cannot read a ${
-            side.src.header.encoding!.toUpperCase()
-          } database; convert it with: sqlite3 "${side.path}" .dump | sqlite3 utf8.db`,
-        );
+        throw utf16SchemaError(side);
       }
     }
     const whole = settings.tables === null;

@@ -22,11 +22,19 @@
  *
  * @module
  */
-import { openDatabase } from "../sqlite/database.ts";
+import { type Database, openDatabase, openScratchDatabase } from "../sqlite/database.ts";
 import { headerEncoding } from "../sqlite/file_check.ts";
 import { ident, sqlLiteral } from "../sqlite/sql_text.ts";
 import type { SqliteValue } from "../sqlite/value.ts";
-import { dataColumns, normalizeSql, readSchema, type TableSchema } from "./schema.ts";
+import { openPageSide } from "./_page_sides.ts";
+import { copyAsUtf8, foldSurrogates, utf16SchemaError } from "./_utf8_copy.ts";
+import {
+  dataColumns,
+  normalizeSql,
+  readSchema,
+  type SideSchema,
+  type TableSchema,
+} from "./schema.ts";
 
 /** Where the dump's text goes. */
 export interface DumpSink {
@@ -50,13 +58,33 @@ export interface DumpSink {
  */
 export async function dumpSqlite(path: string, sink: DumpSink): Promise<void> {
   const encoding = headerEncoding(path);
-  const db = await openDatabase(path);
+  const utf16 = encoding === "UTF-16le" ? "le" : encoding === "UTF-16be" ? "be" : undefined;
+  let db: Database;
+  let side: SideSchema;
+  if (utf16 === undefined) {
+    db = await openDatabase(path);
+    side = readSchema(db, "main");
+  } else {
+    // SQLite cannot read UTF-16 here: the schema from the pages, the rows
+    // from a UTF-8 copy (as db diff reads such a file).
+    const pages = openPageSide(path, null, false);
+    try {
+      if (pages.schema === null) throw utf16SchemaError(pages);
+      side = pages.schema;
+      db = await openScratchDatabase();
+      await copyAsUtf8(db, "main", pages).catch((e) => {
+        db.close();
+        throw e;
+      });
+    } finally {
+      pages.src.close();
+    }
+  }
   try {
-    if (encoding !== "UTF-8") sink.write(`PRAGMA encoding = '${encoding}';\n`);
-    const side = readSchema(db, "main");
+    if (utf16 !== undefined) sink.write(`PRAGMA encoding = '${encoding}';\n`);
     for (const table of side.tables.values()) {
       sink.write(`${normalizeSql(table.sql) ?? ""};\n`);
-      if (table.module === null) dumpRows(db, table, sink);
+      if (table.module === null) dumpRows(db, table, sink, utf16);
       for (const o of side.objects) {
         if (o.type !== "view" && o.table === table.name) sink.write(`${normalizeSql(o.sql)};\n`);
       }
@@ -69,9 +97,7 @@ export async function dumpSqlite(path: string, sink: DumpSink): Promise<void> {
   }
 }
 
-type Db = Awaited<ReturnType<typeof openDatabase>>;
-
-function dumpRows(db: Db, table: TableSchema, sink: DumpSink): void {
+function dumpRows(db: Database, table: TableSchema, sink: DumpSink, utf16?: "le" | "be"): void {
   const columns = dataColumns(table);
   if (columns.length === 0) return;
   const order = table.keyKind === "none"
@@ -88,7 +114,8 @@ function dumpRows(db: Db, table: TableSchema, sink: DumpSink): void {
       let line = head;
       for (let i = 0; i < columns.length; i++) {
         if (i > 0) line += ",";
-        line += oneLineLiteral(stmt.value(i), stmt.storageClass(i) === "real");
+        const v = utf16 === undefined ? stmt.value(i) : foldSurrogates(stmt.value(i));
+        line += oneLineLiteral(v, stmt.storageClass(i) === "real", utf16);
       }
       sink.write(`${line});\n`);
     }
@@ -103,13 +130,14 @@ function dumpRows(db: Db, table: TableSchema, sink: DumpSink): void {
  * decimal that reads back as it (9.5, not its bits: this text is read by
  * people, and every SQLite since 3.29 parses a decimal to the nearest double).
  */
-function oneLineLiteral(v: SqliteValue, real = false): string {
+function oneLineLiteral(v: SqliteValue, real: boolean, utf16: "le" | "be" | undefined): string {
   if (typeof v !== "string") return sqlLiteral(v, { real });
-  if (!v.includes("\n")) return sqlLiteral(v, { exact: true });
+  const text = utf16 === undefined ? { exact: true } : { exact: true, utf16 };
+  if (!v.includes("\n")) return sqlLiteral(v, text);
   const parts: string[] = [];
   const pieces = v.split("\n");
   pieces.forEach((piece, i) => {
-    if (piece !== "") parts.push(sqlLiteral(piece, { exact: true }));
+    if (piece !== "") parts.push(sqlLiteral(piece, text));
     if (i < pieces.length - 1) parts.push("char(10)");
   });
   return parts.join("||");

@@ -63,4 +63,26 @@ describe("dumpSqlite()", () => {
   }
 
   it("writes nothing for an empty database", async () => assert.equal(await dump(""), ""));
+
+  for (const [encoding, d800] of [["UTF-16le", "00d8"], ["UTF-16be", "d800"]]) {
+    it(`writes a ${encoding} database after its encoding, unpaired surrogates as their UTF-16 bytes`, async () => {
+      const sql =
+        `CREATE TABLE t (id INTEGER PRIMARY KEY, s TEXT); CREATE VIEW v AS SELECT s FROM t;
+        CREATE TABLE k (a); INSERT INTO k VALUES ('é'), ('a');
+        INSERT INTO t VALUES (2, 'wörld ☃'), (1, CAST(x'${d800}' AS TEXT));`;
+      const text = await dump(`PRAGMA encoding = '${encoding}'; ${sql}`);
+      assert.equal(
+        text,
+        `PRAGMA encoding = '${encoding}';
+CREATE TABLE k (a);
+  INSERT INTO "k" VALUES('a');
+  INSERT INTO "k" VALUES('é');
+CREATE TABLE t (id INTEGER PRIMARY KEY, s TEXT);
+  INSERT INTO "t" VALUES(1,CAST(x'${d800}' AS TEXT));
+  INSERT INTO "t" VALUES(2,'wörld ☃');
+CREATE VIEW v AS SELECT s FROM t;
+`,
+      );
+    });
+  }
 });

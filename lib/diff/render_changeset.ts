@@ -22,11 +22,11 @@
  *
  * @module
  */
-import { encodeSqliteText } from "../sqlite/text.ts";
+import { encodeSqliteText, hasEscapedBytes } from "../sqlite/text.ts";
 import type { SqliteRow, SqliteValue } from "../sqlite/value.ts";
 import type { DiffListener, RowEvent, TableStart } from "./listener.ts";
 import { foldName } from "./names.ts";
-import { normalizeSql, type TableSchema } from "./schema.ts";
+import { normalizeSql, type SideSchema, type TableSchema } from "./schema.ts";
 
 const INSERT = 18;
 const UPDATE = 23;
@@ -155,9 +155,35 @@ export class ChangesetRenderer implements DiffListener {
   /** Tables (and why) whose changes a changeset cannot carry. */
   readonly omitted: { table: string; reason: string }[] = [];
 
+  /** The database the changeset is applied to (the before one) is UTF-16. */
+  #utf16 = false;
+
   /** @param sink where to write */
   constructor(sink: ChangesetSink) {
     this.#sink = sink;
+  }
+
+  start(sides: { readonly before: SideSchema | null; readonly after: SideSchema | null }): void {
+    this.#utf16 = (sides.before?.encoding ?? "utf-8") !== "utf-8";
+  }
+
+  /**
+   * Whether a changeset carries `v` exactly into the before database. Its
+   * text is UTF-8 bytes: a UTF-8 database takes them as they are (escaped
+   * bytes too), but SQLite turns an unpaired surrogate's UTF-8 into U+FFFD,
+   * both when it changes the encoding for a UTF-16 database and in UTF-8
+   * (which has no form for one).
+   */
+  #carries(v: SqliteValue): boolean {
+    if (typeof v !== "string" || v.isWellFormed()) return true;
+    return !this.#utf16 && hasEscapedBytes(v) &&
+      v.replace(/(?<![\ud800-\udbff])[\udc80-\udcff]/g, "").isWellFormed();
+  }
+
+  #carriesRow(row: SqliteRow | null): boolean {
+    if (row === null) return true;
+    for (const k in row) if (!this.#carries(row[k]!)) return false;
+    return true;
   }
 
   table(t: TableStart): void {
@@ -200,6 +226,21 @@ export class ChangesetRenderer implements DiffListener {
     if (change.key === null || Object.values(change.key).some((v) => v === null)) {
       if (!this.omitted.some((o) => o.table === cur.table.name && o.reason.startsWith("rows"))) {
         this.omitted.push({ table: cur.table.name, reason: "rows whose key is NULL" });
+      }
+      return;
+    }
+    const c = change as Partial<Record<"key" | "row" | "before" | "after", SqliteRow>>;
+    if (
+      ![c.key, c.row, c.before, c.after].every((r) => this.#carriesRow(r ?? null))
+    ) {
+      if (
+        !this.omitted.some((o) => o.table === cur.table.name && o.reason.startsWith("rows with"))
+      ) {
+        this.omitted.push({
+          table: cur.table.name,
+          reason:
+            "rows with text holding an unpaired surrogate (a changeset's text is UTF-8, which SQLite reads such text from as U+FFFD; use --sql)",
+        });
       }
       return;
     }

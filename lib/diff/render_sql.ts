@@ -97,6 +97,12 @@ export class SqlRenderer implements DiffListener {
     this.#keep = keep;
   }
 
+  /** The byte order of the database the script runs on (the before one), when it is UTF-16. */
+  #utf16(): "le" | "be" | undefined {
+    const e = this.#sides.before?.encoding;
+    return e === "utf-16le" ? "le" : e === "utf-16be" ? "be" : undefined;
+  }
+
   start(sides: { readonly before: SideSchema | null; readonly after: SideSchema | null }): void {
     this.#sides = { before: sides.before, after: sides.after };
     const w = (s: string): void => this.#sink.write(`${s}\n`);
@@ -270,7 +276,7 @@ export class SqlRenderer implements DiffListener {
       this.#rows = {
         name: plan.name,
         after: plan.after,
-        statements: new RowStatements(plan.name, plan.after),
+        statements: new RowStatements(plan.name, plan.after, this.#utf16()),
       };
     }
     const statements = this.#rows.statements;

@@ -20,6 +20,7 @@
  * @module
  */
 import type { Database } from "../sqlite/database.ts";
+import type { TextEncoding } from "../sqlite_format/header.ts";
 import { SqliteQueryError } from "../errors.ts";
 import type { ColumnInfo, KeyKind } from "./types.ts";
 import { foldName } from "./names.ts";
@@ -61,6 +62,8 @@ export interface SideSchema {
    * b-tree. A filtered diff compares only the named trees' pages instead.
    */
   readonly roots: readonly number[];
+  /** How its text is stored, when it is read from the file's pages (else UTF-8: SQLite read it). */
+  readonly encoding?: TextEncoding;
 }
 
 /** How {@link readSchema} reads a side. */

@@ -13,6 +13,14 @@ import { tempDir } from "../../tests/fixtures.ts";
 import { diffSqliteDatabases } from "./diff_sqlite.ts";
 import { diffFromJson, diffToJson } from "./json.ts";
 import type { DatabaseChange } from "./types.ts";
+import { needs } from "../../tests/system_packages.ts";
+import {
+  applyChangeset,
+  applySqlWithShell,
+  changesetPatch,
+  differences,
+  sqlPatch,
+} from "../../tests/_apply_patch.ts";
 
 async function diff(a: string, b: string): Promise<DatabaseChange> {
   return (await diffSqliteDatabases(a, b)).databases[0]!;
@@ -143,4 +151,48 @@ describe("diffSqliteDatabases() on UTF-16 databases", () => {
       scratch.cleanup();
     }
   });
+});
+
+describe("db diff --sql and --changeset of UTF-16 databases", { skip: needs("sqlite3") }, () => {
+  for (const le of [true, false]) {
+    const encoding = le ? "UTF-16le" : "UTF-16be";
+    const unit = (hex: string) => (le ? `${hex.slice(2)}${hex.slice(0, 2)}` : hex);
+    const lone = (hex: string) => `CAST(x'${unit("0061")}${unit(hex)}' AS TEXT)`;
+    const sql =
+      `CREATE TABLE t (id INTEGER PRIMARY KEY, s TEXT); CREATE TABLE p (id INTEGER PRIMARY KEY, s TEXT);
+      CREATE TABLE k (s TEXT);`;
+    const before = () =>
+      make(
+        encoding,
+        `${sql} INSERT INTO t VALUES (1, 'a'), (2, 'é'); INSERT INTO p VALUES (1, 'x');
+         INSERT INTO k VALUES (${lone("d800")}), ('ü');`,
+      );
+    const afterFile = () =>
+      make(
+        encoding,
+        `${sql} INSERT INTO t VALUES (1, ${lone("d800")}), (2, 'ë'), (3, ${lone("dfff")});
+         INSERT INTO p VALUES (1, 'y😀'); INSERT INTO k VALUES (${lone("dc00")}), ('ü'), ('ö');`,
+      );
+
+    it(`--sql applied by the sqlite3 shell to a ${encoding} file gives the after file, unpaired surrogates too`, async () => {
+      const a = before();
+      const b = afterFile();
+      const script = await sqlPatch(a, b);
+      assert.match(script, /CAST\(x'[0-9a-f]+' AS TEXT\)/);
+      const out = dir.file(`u${++n}.db`);
+      assert.equal(applySqlWithShell(a, script, out), null);
+      assert.deepEqual(await differences(out, b), []);
+    });
+
+    it(`--changeset into a ${encoding} file carries every row it can, and names the table whose text it cannot`, async () => {
+      const a = before();
+      const b = afterFile();
+      const { bytes, omitted } = await changesetPatch(a, b);
+      assert.deepEqual([...omitted].sort(), ["k", "t"]);
+      const out = dir.file(`u${++n}.db`);
+      assert.equal(await applyChangeset(a, bytes, out), null);
+      // k has no key (not in a changeset either); p came through exactly.
+      assert.deepEqual(await differences(out, b, ["t", "k"]), []);
+    });
+  }
 });

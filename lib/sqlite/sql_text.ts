@@ -63,6 +63,13 @@ export interface SqlLiteralOptions {
    * CR of a CR LF).
    */
   readonly exact?: boolean;
+  /**
+   * The literal is for a UTF-16 database of this byte order: text with an
+   * unpaired surrogate (which no UTF-8 holds) is written as its UTF-16
+   * bytes, `CAST(x'00d8' AS TEXT)`, which such a database reads as the
+   * same code units.
+   */
+  readonly utf16?: "le" | "be";
 }
 
 /**
@@ -90,6 +97,9 @@ export function sqlLiteral(v: SqliteValue, options: SqlLiteralOptions = {}): str
   if (typeof v === "bigint") return v.toString();
   if (typeof v === "number") return numberLiteral(v, options);
   if (typeof v === "string") {
+    if (options.utf16 !== undefined && !v.isWellFormed()) {
+      return `CAST(${hexLiteral(utf16Bytes(v, options.utf16 === "le"))} AS TEXT)`;
+    }
     if (hasEscapedBytes(v)) return `CAST(${hexLiteral(encodeSqliteText(v))} AS TEXT)`;
     return options.exact === true && /[\0\r]/.test(v) ? shellSafeText(v) : stringLiteral(v);
   }
@@ -145,6 +155,13 @@ function exactReal(v: number): string {
     out += `/${POWERS[k]}`;
     e += k;
   }
+  return out;
+}
+
+function utf16Bytes(text: string, le: boolean): Uint8Array {
+  const out = new Uint8Array(text.length * 2);
+  const view = new DataView(out.buffer);
+  for (let i = 0; i < text.length; i++) view.setUint16(2 * i, text.charCodeAt(i), le);
   return out;
 }
 

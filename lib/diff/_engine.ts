@@ -16,7 +16,7 @@ import {
 } from "../sqlite/database.ts";
 import { ident, stringLiteral } from "../sqlite/sql_text.ts";
 import type { PageSide } from "./_page_sides.ts";
-import { copyAsUtf8 } from "./_utf8_copy.ts";
+import { Utf8Copy } from "./_utf8_copy.ts";
 import { withPageOne } from "../sqlite/file_vfs.ts";
 import { checkSqliteFile } from "../sqlite/file_check.ts";
 
@@ -61,6 +61,7 @@ export class EngineStarter {
   readonly #after: string | null;
   #pageOnes: PageOnes = { before: null, after: null };
   #sides: EngineSides = { before: null, after: null };
+  readonly #copies: Utf8Copy[] = [];
   #opening: Promise<Database> | null = null;
 
   /**
@@ -108,7 +109,7 @@ export class EngineStarter {
   /** Starts the engine if it is not started; a failure is reported by {@link db}. */
   start(): void {
     this.#opening ??= this.copies
-      ? openWithCopies(this.#sides, this.beforeSchema)
+      ? openWithCopies(this.#sides, this.beforeSchema, this.#copies)
       : openSides(this.#before, this.#after, this.#pageOnes);
     this.#opening.catch(() => {});
   }
@@ -117,6 +118,16 @@ export class EngineStarter {
   db(): Promise<Database> {
     this.start();
     return this.#opening!;
+  }
+
+  /**
+   * The engine, with table `name`'s rows in it: a UTF-16 side's are copied
+   * now if they were not (_utf8_copy.ts).
+   */
+  async dbWith(name: string): Promise<Database> {
+    const db = await this.db();
+    for (const copy of this.#copies) await copy.fill(name);
+    return db;
   }
 
   /** Closes the engine if it was started (a failed start is not reported again). */
@@ -158,18 +169,22 @@ async function openSides(
  * UTF-8 sides attached read-only beside them: the before side in `main`
  * (its copy) or `bef`, the after side in `aft` (`main` alone).
  */
-async function openWithCopies(sides: EngineSides, beforeSchema: string): Promise<Database> {
+async function openWithCopies(
+  sides: EngineSides,
+  beforeSchema: string,
+  copies: Utf8Copy[],
+): Promise<Database> {
   const db = await openScratchDatabase();
   try {
-    const place = async (side: PageSide, schema: string) => {
+    const place = (side: PageSide, schema: string): void => {
       if (!utf16(side)) checkSqliteFile(side.path);
       const file = utf16(side) ? "''" : readOnlyUri(side.path);
       if (schema !== "main") db.exec(`ATTACH ${file} AS ${ident(schema)}`);
-      if (utf16(side)) await copyAsUtf8(db, schema, side);
+      if (utf16(side)) copies.push(new Utf8Copy(db, schema, side));
     };
     const { before, after } = sides;
-    if (before !== null) await place(before, beforeSchema);
-    if (after !== null) await place(after, before === null ? "main" : AFTER);
+    if (before !== null) place(before, beforeSchema);
+    if (after !== null) place(after, before === null ? "main" : AFTER);
     return db;
   } catch (e) {
     db.close();

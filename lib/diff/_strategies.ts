@@ -156,7 +156,7 @@ export const ENGINE_ROWS: TableStrategy = {
       },
       async run(rows) {
         if (pages?.identical === true) return noRows(either, rows);
-        const db = await ctx.engine.db();
+        const db = await ctx.engine.dbWith(either.name);
         // The indexes SQLite looks rows up through, in key order.
         if (job.before !== null && ctx.pages.before !== null) {
           await checkIndexOrder(

@@ -30,24 +30,52 @@ import { foldName } from "./names.ts";
 import type { TableSchema } from "./schema.ts";
 
 /**
- * Copies the tables of a UTF-16 side into the (empty, UTF-8) schema `schema`
- * of `db`.
+ * A UTF-16 side's copy in the (empty, UTF-8) schema `schema` of `db`: every
+ * table created at once (empty), each filled with its rows and given its
+ * indexes only when SQLite is to compare it ({@link fill}), so that tables
+ * the file reader diffs cost nothing.
  */
-export async function copyAsUtf8(db: Database, schema: string, side: PageSide): Promise<void> {
-  const tables = side.schema!.tables;
-  const internal = (name: string) => /^sqlite_/i.test(name);
-  for (const t of tables.values()) {
-    if (t.module !== null || internal(t.name)) continue;
-    db.exec(qualified(t.sql, schema));
+export class Utf8Copy {
+  readonly #db: Database;
+  readonly #schema: string;
+  readonly #side: PageSide;
+  readonly #filled = new Set<string>();
+
+  constructor(db: Database, schema: string, side: PageSide) {
+    this.#db = db;
+    this.#schema = schema;
+    this.#side = side;
+    // Nothing here needs undoing: the copy goes when the diff ends.
+    db.exec(`PRAGMA ${ident(schema)}.journal_mode=OFF; PRAGMA ${ident(schema)}.synchronous=OFF`);
+    for (const t of side.schema!.tables.values()) {
+      if (t.module === null && !internal(t.name)) db.exec(qualified(t.sql, schema));
+    }
   }
-  for (const t of tables.values()) {
-    if (t.module !== null || t.rootPage <= 0) continue;
-    if (internal(t.name) && foldName(t.name) !== "sqlite_sequence") continue;
-    await copyRows(db, schema, side, t);
+
+  /** Copies the rows and indexes of table `name` (once; a table this side lacks is no work). */
+  async fill(name: string): Promise<void> {
+    const folded = foldName(name);
+    if (this.#filled.has(folded)) return;
+    this.#filled.add(folded);
+    const t = [...this.#side.schema!.tables.values()].find((x) => foldName(x.name) === folded);
+    if (t === undefined || t.module !== null || t.rootPage <= 0) return;
+    if (internal(t.name) && folded !== "sqlite_sequence") return;
+    await copyRows(this.#db, this.#schema, this.#side, t);
+    for (const o of this.#side.schema!.objects) {
+      if (o.type === "index" && foldName(o.table) === folded && !internal(o.table)) {
+        this.#db.exec(qualified(o.sql, this.#schema));
+      }
+    }
   }
-  for (const o of side.schema!.objects) {
-    if (o.type === "index" && !internal(o.table)) db.exec(qualified(o.sql, schema));
+
+  /** Copies every table. */
+  async fillAll(): Promise<void> {
+    for (const t of this.#side.schema!.tables.values()) await this.fill(t.name);
   }
+}
+
+function internal(name: string): boolean {
+  return /^sqlite_/i.test(name);
 }
 
 /**
@@ -123,7 +151,7 @@ async function copyRows(db: Database, schema: string, side: PageSide, t: TableSc
     const sql = names.length === 0 ? `INSERT INTO ${into} ${list}` : `INSERT INTO ${into}${list}`;
     return { stmt: db.prepare(sql), sql, at };
   };
-  db.exec("SAVEPOINT copy");
+  db.exec("BEGIN");
   try {
     for (let c = await cursor.next(); c !== null; c = await cursor.next()) {
       const n = c.record.count;
@@ -142,7 +170,7 @@ async function copyRows(db: Database, schema: string, side: PageSide, t: TableSc
         s.stmt.step();
       }
     }
-    db.exec("RELEASE copy");
+    db.exec("COMMIT");
   } finally {
     for (const { stmt } of statements.values()) stmt.finalize();
     await cursor.close();

@@ -27,7 +27,7 @@ import { headerEncoding } from "../sqlite/file_check.ts";
 import { ident, sqlLiteral } from "../sqlite/sql_text.ts";
 import type { SqliteValue } from "../sqlite/value.ts";
 import { openPageSide } from "./_page_sides.ts";
-import { copyAsUtf8, foldSurrogates, utf16SchemaError } from "./_utf8_copy.ts";
+import { foldSurrogates, utf16SchemaError, Utf8Copy } from "./_utf8_copy.ts";
 import {
   dataColumns,
   normalizeSql,
@@ -72,10 +72,12 @@ export async function dumpSqlite(path: string, sink: DumpSink): Promise<void> {
       if (pages.schema === null) throw utf16SchemaError(pages);
       side = pages.schema;
       db = await openScratchDatabase();
-      await copyAsUtf8(db, "main", pages).catch((e) => {
+      try {
+        await new Utf8Copy(db, "main", pages).fillAll();
+      } catch (e) {
         db.close();
         throw e;
-      });
+      }
     } finally {
       pages.src.close();
     }

@@ -12,6 +12,7 @@ import { DatabaseSync } from "node:sqlite";
 import { tempDir } from "../../tests/fixtures.ts";
 import { diffSqliteDatabases } from "./diff_sqlite.ts";
 import { diffFromJson, diffToJson } from "./json.ts";
+import { renderDiffText } from "./render_text.ts";
 import type { DatabaseChange } from "./types.ts";
 import { needs } from "../../tests/system_packages.ts";
 import {
@@ -126,6 +127,8 @@ describe("diffSqliteDatabases() on UTF-16 databases", () => {
       const json = diffToJson(whole);
       assert.match(json, /"a\\ud800"/);
       assert.deepEqual(diffFromJson(json), whole);
+      // In the text, as char() (a terminal would show U+FFFD).
+      assert.match(renderDiffText(whole), /s 'a' -> 'a'\|\|char\(55296\)/);
       assert.equal((await diff(afterFile, afterFile)).status, "unchanged");
     });
   }

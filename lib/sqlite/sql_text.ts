@@ -88,6 +88,7 @@ export interface SqlLiteralOptions {
  * sqlLiteral("O'Brien"); // "'O''Brien'"
  * sqlLiteral(new Uint8Array([0, 255])); // "x'00ff'"
  * sqlLiteral("a\udcff"); // "CAST(x'61ff' AS TEXT)"
+ * sqlLiteral("a\ud800"); // "'a'||char(55296)"
  * sqlLiteral(3, { real: true }); // "3.0"
  * sqlLiteral(0.5, { exact: true }); // "CAST(1 AS REAL)/2.0"
  * ```
@@ -100,6 +101,7 @@ export function sqlLiteral(v: SqliteValue, options: SqlLiteralOptions = {}): str
     if (options.utf16 !== undefined && !v.isWellFormed()) {
       return `CAST(${hexLiteral(utf16Bytes(v, options.utf16 === "le"))} AS TEXT)`;
     }
+    if (!v.isWellFormed() && UNPAIRED.test(v)) return withUnpaired(v, options);
     if (hasEscapedBytes(v)) return `CAST(${hexLiteral(encodeSqliteText(v))} AS TEXT)`;
     return options.exact === true && /[\0\r]/.test(v) ? shellSafeText(v) : stringLiteral(v);
   }
@@ -156,6 +158,39 @@ function exactReal(v: number): string {
     e += k;
   }
   return out;
+}
+
+/**
+ * An unpaired surrogate that is not an escaped byte (text.ts): the text of a
+ * UTF-16 database, which UTF-8 has no form for.
+ */
+const UNPAIRED =
+  /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udc7f\udd00-\udfff]/;
+
+/**
+ * Text holding such surrogates, for a UTF-8 database (or a person): each as
+ * `char(55296)` between the literals of the runs around it, instead of the
+ * U+FFFD an encoder would silently make of it. No UTF-8 database holds it
+ * exactly (SQLite writes char()'s surrogate as its generalized UTF-8 bytes);
+ * the `utf16` option is exact for a UTF-16 one.
+ */
+function withUnpaired(text: string, options: SqlLiteralOptions): string {
+  const parts: string[] = [];
+  let run = "";
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    const pair = c >= 0xd800 && c <= 0xdbff && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00;
+    if (pair) {
+      run += text.slice(i, i + 2);
+      i++;
+    } else if (UNPAIRED.test(text[i]!)) {
+      if (run !== "") parts.push(sqlLiteral(run, options));
+      parts.push(`char(${c})`);
+      run = "";
+    } else run += text[i];
+  }
+  if (run !== "") parts.push(sqlLiteral(run, options));
+  return parts.join("||");
 }
 
 function utf16Bytes(text: string, le: boolean): Uint8Array {

@@ -68,3 +68,32 @@ describe("sqlLiteral(v, { exact: true })", () => {
     assert.deepEqual(wrong, []);
   });
 });
+
+describe("sqlLiteral() of text with unpaired surrogates (a UTF-16 database's)", () => {
+  const cases: [string, string, { utf16?: "le" | "be" }, string][] = [
+    ["writes one as char(), not U+FFFD", "a\ud800b", {}, "'a'||char(55296)||'b'"],
+    ["keeps a surrogate pair whole", "\ud83d\ude00\udfff", {}, "'\ud83d\ude00'||char(57343)"],
+    [
+      "writes escaped bytes beside one as their cast",
+      "\udcff\ud800",
+      {},
+      "CAST(x'ff' AS TEXT)||char(55296)",
+    ],
+    [
+      "writes the UTF-16le bytes for a UTF-16le database",
+      "a\ud800",
+      { utf16: "le" },
+      "CAST(x'610000d8' AS TEXT)",
+    ],
+    [
+      "writes the UTF-16be bytes for a UTF-16be database",
+      "a\udc80",
+      { utf16: "be" },
+      "CAST(x'0061dc80' AS TEXT)",
+    ],
+    ["leaves well-formed text as it is for a UTF-16 database", "é", { utf16: "le" }, "'é'"],
+  ];
+  for (const [name, text, options, sql] of cases) {
+    it(`sqlLiteral() ${name}`, () => assert.equal(sqlLiteral(text, options), sql));
+  }
+});

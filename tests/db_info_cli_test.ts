@@ -28,6 +28,26 @@ describe("dbagenteval db info", () => {
     assert.deepEqual(snapshotDir(dir.path), before);
   });
 
+  for (const journal of ["delete", "wal", "wal-pending"] as const) {
+    it(`reads a UTF-16 database (journal ${journal}) as it reads its UTF-8 copy, from its pages`, () => {
+      const sql = (encoding: string) =>
+        `PRAGMA encoding = '${encoding}'; CREATE TABLE orders (id INTEGER PRIMARY KEY, name TEXT);
+         INSERT INTO orders (name) VALUES ('é'), ('😀'), ('x'); CREATE TABLE keyless (a);
+         CREATE VIEW big AS SELECT * FROM orders WHERE id > 1;`;
+      const info = (encoding: string) => {
+        const file = makeDb(dir.file(`info-${journal}-${encoding}.db`), sql(encoding), { journal });
+        const r = runCli(["db", "info", "--json", file]);
+        assert.equal(r.code, 0, r.stderr);
+        const { path: _, ...rest } = JSON.parse(r.stdout) as Record<string, unknown>;
+        return rest;
+      };
+      const utf8 = info("UTF-8");
+      for (const encoding of ["UTF-16le", "UTF-16be"]) {
+        assert.deepEqual(info(encoding), { ...utf8, encoding });
+      }
+    });
+  }
+
   it("says a 0-byte file is an empty database, not '0 pages of 8192 bytes'", () => {
     fs.writeFileSync(dir.file("empty.db"), "");
     const r = runCli(["db", "info", dir.file("empty.db")]);

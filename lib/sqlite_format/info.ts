@@ -7,10 +7,12 @@
  * @module
  */
 import * as fs from "node:fs";
-import { openDatabase } from "../sqlite/database.ts";
+import { openDatabase, openMemoryDatabase } from "../sqlite/database.ts";
 import { checkSqliteFile, headerEncoding } from "../sqlite/file_check.ts";
 import { checkFile } from "./check.ts";
 import { PageSource } from "./page_source.ts";
+import { PageOwners } from "./page_owners.ts";
+import { readSchemaRows } from "./schema_rows.ts";
 
 /**
  * One table, view or virtual table of a database.
@@ -71,13 +73,16 @@ export interface DatabaseInfo {
  * ```
  */
 export async function databaseInfo(path: string): Promise<DatabaseInfo> {
-  checkSqliteFile(path);
+  checkSqliteFile(path, { utf16: true });
+  const encoding = headerEncoding(path);
   const src = PageSource.open(path);
   let counts: ReadonlyMap<string, number>;
   try {
     // The rows are counted in the table's own b-tree, as a scan reads them
     // (SQLite's count(*) may read an index instead, which can disagree).
     counts = (await checkFile(src)).rows;
+    // The WASM build cannot open UTF-16: the rest from the pages too.
+    if (encoding !== "UTF-8") return await fromPages(path, src, counts, encoding);
   } finally {
     src.close();
   }
@@ -110,4 +115,40 @@ export async function databaseInfo(path: string): Promise<DatabaseInfo> {
   } finally {
     db.close();
   }
+}
+
+/**
+ * {@link databaseInfo} of a UTF-16 file from its pages: what SQLite would
+ * say (the journal mode is WAL when the header says so, else the default,
+ * DELETE, as SQLite reports it for a file it only reads).
+ */
+async function fromPages(
+  path: string,
+  src: PageSource,
+  counts: ReadonlyMap<string, number>,
+  encoding: string,
+): Promise<DatabaseInfo> {
+  const owners = new PageOwners(src, (root) => `root page ${root}`);
+  const rows = readSchemaRows(src, owners).filter((r) => r.type === "table" || r.type === "view");
+  rows.sort((x, y) => (x.name < y.name ? -1 : x.name > y.name ? 1 : 0));
+  const tables: TableInfo[] = rows.map((r) =>
+    r.type === "view"
+      ? { name: r.name, type: "view", rows: null }
+      : /^\s*CREATE\s+VIRTUAL\s+TABLE/i.test(r.sql ?? "")
+      ? { name: r.name, type: "virtual", rows: null }
+      : { name: r.name, type: "table", rows: counts.get(r.name) ?? 0 }
+  );
+  const engine = await openMemoryDatabase();
+  const sqliteVersion = engine.sqliteVersion;
+  engine.close();
+  return {
+    path,
+    sizeBytes: fs.statSync(path).size,
+    pageSize: src.header.pageSize,
+    pageCount: src.pages,
+    encoding,
+    journalMode: src.header.fileFormat === 2 ? "wal" : "delete",
+    sqliteVersion,
+    tables,
+  };
 }

@@ -219,6 +219,23 @@ function storage(t: number): number {
 export function sameStored(a: Record, i: number, b: Record, j: number, real = false): boolean {
   const ta = i < a.count ? a.types[i]! : 0;
   const tb = j < b.count ? b.types[j]! : 0;
+  if (ta === tb) {
+    // One serial type: the same bytes are the same value, and other bytes
+    // another, but for a real (0.0 and -0.0 are equal).
+    const n = ta >= 12 ? (ta - 12) >> 1 : SIZES[ta]!;
+    const x = a.buf;
+    const y = b.buf;
+    let p = a.offsets[i]!;
+    let q = b.offsets[j]!;
+    let same = true;
+    for (const end = p + n; p < end;) {
+      if (x[p++] !== y[q++]) {
+        same = false;
+        break;
+      }
+    }
+    if (same || ta !== 7) return same;
+  }
   const ka = storage(ta);
   const kb = storage(tb);
   if (ka === 0 || kb === 0) return ka === kb;

@@ -93,6 +93,18 @@ describe("deno task test", { skip: "Deno" in globalThis ? false : "runs deno" },
     );
   });
 
+  it("type-checks the files before it runs them: a type error fails it, with the line", () => {
+    const typo = write(
+      "typo_test.ts",
+      `const n: number = "one";\nit("never runs", () => assert.ok(n));\n`,
+    );
+    const r = task(typo);
+    assert.notEqual(r.status, 0);
+    assert.match(r.stdout, /TS2322/);
+    assert.match(r.stdout, /typo_test\.ts:3/);
+    assert.doesNotMatch(r.stdout, /never runs/);
+  });
+
   it("shows the failing test and its assertion when one fails", () => {
     const r = task(failing);
     assert.notEqual(r.status, 0);

@@ -129,7 +129,7 @@ export async function counterexampleCommand(
     seed: options.seed,
     budget: options.budget,
     timeLimit: options.timeLimit,
-  }).finally(closeDefaultPool);
+  }).finally(() => closeDefaultPool({ exiting: true }));
   // Built only when asked for: a long BLOB in the rows is a long document.
   const json = () => `${JSON.stringify(counterexampleJson(result), valueReplacer, 2)}\n`;
   if (options.json === "-") process.stdout.write(json());

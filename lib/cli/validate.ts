@@ -141,6 +141,6 @@ export async function validateCommand(
     return 0;
   } finally {
     await db.close();
-    await closeDefaultPool();
+    await closeDefaultPool({ exiting: true });
   }
 }

@@ -319,8 +319,14 @@ export class WorkerPool {
   /**
    * Ends every worker; queued and running jobs fail with a
    * {@link PoolJobError}. The pool takes no job after.
+   *
+   * @param options `exiting`: the process ends next, so idle workers are
+   * only let go (unreferenced, as they are already), not terminated: they
+   * end with the process. Terminating one is not free (Bun tears its heap
+   * down first: 15-150 ms after a counterexample search), and a command's
+   * last step need not wait for it.
    */
-  async close(): Promise<void> {
+  async close(options: { readonly exiting?: boolean } = {}): Promise<void> {
     this.#closed = true;
     clearTimeout(this.#spawnTimer);
     for (const r of this.#queue.splice(0)) {
@@ -340,7 +346,8 @@ export class WorkerPool {
         // A busy thread may not stop (see the module comment): do not wait for it.
         slot.worker.unref();
         void slot.worker.terminate().catch(() => {});
-      } else ending.push(slot.worker.terminate().catch(() => {}));
+      } else if (options.exiting === true) slot.worker.unref();
+      else ending.push(slot.worker.terminate().catch(() => {}));
     }
     await Promise.all(ending);
   }
@@ -618,16 +625,21 @@ export function configureDefaultPool(options: PoolOptions): void {
  * Closes the process's pool (the CLI does at the end of a command); the
  * next use starts a new one.
  *
+ * @param options `exiting`: the process ends next (a CLI command's end),
+ * so idle workers end with it rather than being terminated now (see
+ * {@link WorkerPool.close})
  * @example
  * ```ts
  * import { closeDefaultPool } from "./pool.ts";
  * await closeDefaultPool();
  * ```
  */
-export async function closeDefaultPool(): Promise<void> {
+export async function closeDefaultPool(
+  options: { readonly exiting?: boolean } = {},
+): Promise<void> {
   const old = shared;
   shared = undefined;
-  await old?.close();
+  await old?.close(options);
 }
 
 /**

@@ -102,6 +102,17 @@ db.command("diff")
     "pair rows by the declared primary key (the default, like sqldiff --primarykey)",
   )
   .option("--rowid", "pair rows of rowid tables by rowid, like plain sqldiff")
+  .option(
+    "--key <table=columns>",
+    "pair the rows of TABLE by these columns, e.g. users=email or t=a,b (repeatable)",
+    collect,
+  )
+  .option(
+    "--ignore <column>",
+    "leave COLUMN or TABLE.COLUMN out of the comparison and the rows (repeatable, globs)",
+    collect,
+  )
+  .option("--ignore-table <table>", "leave TABLE out of the diff (repeatable, globs)", collect)
   .option("--summary", "one line per changed table with its row counts")
   .option("--exit-code", "exit 1 when the databases differ, 0 when not (like git diff)")
   .option("-q, --quiet", "print nothing; exit 1 when the databases differ, 0 when not")

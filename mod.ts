@@ -16,6 +16,7 @@
 export {
   CannotTellError,
   CasesFileError,
+  DiffKeyError,
   SelectorError,
   SqliteDamageError,
   SqliteOpenError,

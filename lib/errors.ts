@@ -163,6 +163,39 @@ export class SqliteQueryError extends Error {
 }
 
 /**
+ * A key chosen for a table (`--key`, the diff's `keys` option) that cannot
+ * pair its rows: a column the table lacks on a side, or a value two rows of
+ * one side share. Names the file, the table and, for a duplicate, the value.
+ *
+ * @example
+ * ```ts
+ * import { DiffKeyError } from "./errors.ts";
+ * const error = new DiffKeyError("after.db", "users", "--key users=email: 2 rows of users in after.db have email = 'a@example.com'; a key must name one row on each side: add columns to it");
+ * error.table; // "users"
+ * error.exitCode; // 2
+ * ```
+ */
+export class DiffKeyError extends Error {
+  /** The process exit code the CLI uses for this error. */
+  readonly exitCode = 2;
+  /** The file whose rows the key cannot pair. */
+  readonly path: string;
+  /** The table. */
+  readonly table: string;
+  /**
+   * @param path the file
+   * @param table the table
+   * @param message one line: what is wrong and what to do
+   */
+  constructor(path: string, table: string, message: string) {
+    super(message);
+    this.name = "DiffKeyError";
+    this.path = path;
+    this.table = table;
+  }
+}
+
+/**
  * A mistake in a selector, located by the JSON path of the bad key.
  *
  * @example

@@ -29,6 +29,7 @@ import { tempDir } from "./fixtures.ts";
 import { runCli } from "./cli.ts";
 import { buildPair, type Pair, type TableSpec } from "./_diff_pairs.ts";
 import { needs } from "./system_packages.ts";
+import { diffSqliteDatabases } from "../mod.ts";
 
 const PAIRS = Number(process.env["DBAGENTEVAL_DIFF_PAIRS"] ?? 120);
 const SEED = Number(process.env["DBAGENTEVAL_DIFF_SEED"] ?? 20261201);
@@ -108,12 +109,74 @@ function changedCells(a: string, b: string, t: TableSpec): number {
   ));
 }
 
+/** Runs SQL in the sqlite3 shell over `a` with `b` attached as `aft`; its output. */
+function shell(a: string, b: string, sql: string): string {
+  const r = spawnSync("sqlite3", [
+    "-readonly",
+    a,
+    `ATTACH '${b.replaceAll("'", "''")}' AS aft; ${sql}`,
+  ], {
+    encoding: "utf8",
+  });
+  assert.equal(r.status, 0, `sqlite3 failed: ${r.stderr}`);
+  return r.stdout.trim();
+}
+
+/** A table's columns on each side, generated ones included: [before, after]. */
+function columnsOf(a: string, b: string, table: string): [string[], string[]] {
+  const list = (schema: string) =>
+    `SELECT coalesce(group_concat(name, ','), '') FROM ${schema}.pragma_table_xinfo('${table}') WHERE hidden != 1`;
+  const [x, y] = shell(a, b, `${list("main")}; ${list("aft")};`).split("\n");
+  return [x!.split(","), y!.split(",")];
+}
+
+/**
+ * The diff of a table with some columns left out, in SQL: keyed tables
+ * joined on their key (changed rows, their changed cells, added and removed
+ * rows), keyless ones as a multiset of the kept columns. [changed, added,
+ * removed, cells].
+ */
+function ignoringReference(
+  a: string,
+  b: string,
+  t: TableSpec,
+  ignored: (column: string) => boolean,
+): [number, number, number, number] {
+  const [x, y] = columnsOf(a, b, t.name);
+  const before = new Set(x);
+  const cols = y.filter((c) => before.has(c) && !ignored(c));
+  const A = `main.${t.name}`;
+  const B = `aft.${t.name}`;
+  if (t.shape === "keyless") {
+    const list = cols.join(", ");
+    const [added, removed] = shell(
+      a,
+      b,
+      `SELECT coalesce(sum(CASE WHEN n < 0 THEN -n END), 0), coalesce(sum(CASE WHEN n > 0 THEN n END), 0)
+       FROM (SELECT sum(s) AS n FROM (SELECT ${list}, 1 AS s FROM ${A}
+         UNION ALL SELECT ${list}, -1 FROM ${B}) GROUP BY ${list});`,
+    ).split("|").map(Number);
+    return [0, added!, removed!, 0];
+  }
+  const on = t.keyCols.map((c) => `A.${c} = B.${c}`).join(" AND ");
+  const cells = cols.map((c) => `(+A.${c} IS NOT +B.${c} COLLATE BINARY)`).join(" + ");
+  const only = (x: string, y: string) =>
+    `(SELECT count(*) FROM ${x} AS A WHERE NOT EXISTS (SELECT 1 FROM ${y} AS B WHERE ${on}))`;
+  const [changed, added, removed, sum] = shell(
+    a,
+    b,
+    `SELECT count(*), ${only(B, A)}, ${only(A, B)}, coalesce(sum(d), 0)
+     FROM (SELECT ${cells} AS d FROM ${A} AS A JOIN ${B} AS B ON ${on}) WHERE d > 0;`,
+  ).split("|").map(Number);
+  return [changed!, added!, removed!, sum!];
+}
+
 describe(`db diff against independent references (${PAIRS} seeded pairs, seed ${SEED})`, {
   skip: needs("sqlite3", "sqldiff"),
 }, () => {
   it("db diff --json agrees with sqldiff and SQL on every table of every pair", {
     timeout: 600_000,
-  }, () => {
+  }, async () => {
     const beforeDir = dir.file("before");
     const afterDir = dir.file("after");
     fs.mkdirSync(beforeDir);
@@ -142,6 +205,7 @@ describe(`db diff against independent references (${PAIRS} seeded pairs, seed ${
       }[];
     };
     const mismatches: string[] = [];
+    const cellsOf = new Map<string, number>();
     let tablesChecked = 0;
     for (const pair of pairs) {
       const db = diff.databases.find((d) => d.name === pair.name);
@@ -173,6 +237,7 @@ describe(`db diff against independent references (${PAIRS} seeded pairs, seed ${
           );
         }
         const cells = t.shape === "keyless" ? 0 : changedCells(a, b, t);
+        cellsOf.set(`${pair.name} ${t.name}`, cells);
         if ((ours?.counts.changed_cells ?? 0) !== cells) {
           mismatches.push(
             `${pair.name} ${t.name} (${t.shape}): ours ${ours?.counts.changed_cells} changed cells, reference ${cells}`,
@@ -221,5 +286,47 @@ describe(`db diff against independent references (${PAIRS} seeded pairs, seed ${
       }
     }
     assert.deepEqual(rowidMismatches, []);
+
+    // Aimed: every keyed table paired by its key columns named as a chosen
+    // key (the engine compares every row, after checking the key unique),
+    // against sqldiff; then columns left out too, against SQL.
+    const IGNORE = ["b", "t*.c", "?xtra"];
+    const ignored = (table: string, column: string): boolean =>
+      column === "b" || (column === "c" && table.startsWith("t")) || /^.xtra$/.test(column);
+    const aimedMismatches: string[] = [];
+    for (const pair of pairs) {
+      const a = `${beforeDir}/${pair.name}`;
+      const b = `${afterDir}/${pair.name}`;
+      const keys = Object.fromEntries(
+        pair.tables.filter((t) => t.shape !== "keyless").map((t) => [t.name, t.keyCols]),
+      );
+      const byKey = (await diffSqliteDatabases(a, b, { keys, maxRows: 0 })).databases[0];
+      const both = (await diffSqliteDatabases(a, b, { keys, ignore: IGNORE, maxRows: 0 }))
+        .databases[0];
+      const reference = sqldiffSummary(a, b);
+      for (const t of pair.tables) {
+        const zero = { added: 0, removed: 0, changed: 0, changed_cells: 0 };
+        if (t.shape !== "keyless" && !pair.addedColumns.has(t.name)) {
+          const c = byKey?.tables.find((x) => x.name === t.name)?.counts ?? zero;
+          const want = reference.get(t.name) ?? [0, 0, 0];
+          const got = [c.changed, c.added, c.removed];
+          const cells = cellsOf.get(`${pair.name} ${t.name}`);
+          if (JSON.stringify(got) !== JSON.stringify(want) || c.changed_cells !== cells) {
+            aimedMismatches.push(
+              `${pair.name} ${t.name} (${t.shape}): --key ${got} (${c.changed_cells} cells), sqldiff ${want} (${cells} cells)`,
+            );
+          }
+        }
+        const c = both?.tables.find((x) => x.name === t.name)?.counts ?? zero;
+        const got = [c.changed, c.added, c.removed, c.changed_cells];
+        const want = ignoringReference(a, b, t, (col) => ignored(t.name, col));
+        if (JSON.stringify(got) !== JSON.stringify(want)) {
+          aimedMismatches.push(
+            `${pair.name} ${t.name} (${t.shape}): --key --ignore ${got}, SQL ${want}`,
+          );
+        }
+      }
+    }
+    assert.deepEqual(aimedMismatches, []);
   });
 });

@@ -43,6 +43,12 @@ export interface DbDiffOptions {
   readonly rowid?: boolean;
   /** Pair by the declared primary key (the default; sqldiff's --primarykey). */
   readonly primaryKey?: boolean;
+  /** `TABLE=COL[,COL...]`: pair the rows of TABLE by these columns. */
+  readonly key?: string[];
+  /** Columns left out of the comparison: `COL` or `TABLE.COL`, globs. */
+  readonly ignore?: string[];
+  /** Tables left out, globs. */
+  readonly ignoreTable?: string[];
   /** One line per changed table with its counts. */
   readonly summary?: boolean;
   /** Exit 1 when something changed, 0 when not (like git diff --exit-code). */
@@ -122,6 +128,19 @@ export async function dbDiffCommand(
       );
     }
   }
+  // A patch must pair rows as the database does and carry every column.
+  const aimed = options.key !== undefined
+    ? "--key"
+    : options.ignore !== undefined
+    ? "--ignore"
+    : null;
+  for (const [flag, given] of [["--sql", files.sql], ["--changeset", files.changeset]]) {
+    if (given !== undefined && aimed !== null) {
+      throw new UsageError(
+        `${flag} writes a patch, which must pair rows by their rowid or primary key and carry every column; ${aimed} aims the diff for reading: drop one of them`,
+      );
+    }
+  }
   if (files.sql !== undefined && options.target !== "both") {
     throw new UsageError("--sql writes schema and data; drop --target");
   }
@@ -159,6 +178,9 @@ export async function dbDiffCommand(
     ...(options.maxBytes === undefined ? {} : { maxBytes: options.maxBytes }),
     ...(options.rowid === true ? { pairBy: "rowid" as const } : {}),
     ...(options.table === undefined ? {} : { tables: options.table }),
+    ...(options.key === undefined ? {} : { keys: diffKeys(options.key) }),
+    ...(options.ignore === undefined ? {} : { ignore: options.ignore }),
+    ...(options.ignoreTable === undefined ? {} : { ignoreTables: options.ignoreTable }),
   };
   // A selector is asked while the diff runs, so it reads every row change,
   // not only the --max-rows the diff keeps.
@@ -289,4 +311,31 @@ async function selectorWatch(file: string): Promise<ReturnType<typeof watchSelec
     import("../../selector/read.ts"),
   ]);
   return watchSelector(await readSelector(file));
+}
+
+/**
+ * The `--key TABLE=COL[,COL...]` options as the diff's `keys` option; a
+ * value not of that form, or a table given twice, is a usage error.
+ */
+function diffKeys(values: readonly string[]): Record<string, string[]> {
+  const keys: Record<string, string[]> = {};
+  const seen = new Set<string>();
+  for (const value of values) {
+    const eq = value.lastIndexOf("=");
+    const table = value.slice(0, eq);
+    const cols = value.slice(eq + 1).split(",").map((c) => c.trim());
+    if (eq <= 0 || cols.some((c) => c === "")) {
+      throw new UsageError(
+        `--key ${value}: write TABLE=COLUMN[,COLUMN...], e.g. --key users=email`,
+      );
+    }
+    if (seen.has(foldName(table))) {
+      throw new UsageError(
+        `--key ${value}: table "${table}" has a key already; give each table one --key`,
+      );
+    }
+    seen.add(foldName(table));
+    keys[table] = cols;
+  }
+  return keys;
 }

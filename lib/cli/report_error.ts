@@ -9,6 +9,7 @@ import process from "node:process";
 import {
   CasesFileError,
   ConfigFileError,
+  DiffKeyError,
   PoolJobError,
   SelectorError,
   SqliteOpenError,
@@ -27,7 +28,7 @@ export function reportError(error: unknown): number {
   const known = error instanceof UsageError || error instanceof SqliteOpenError ||
     error instanceof SelectorError || error instanceof CasesFileError ||
     error instanceof SqliteQueryError || error instanceof ConfigFileError ||
-    error instanceof PoolJobError;
+    error instanceof PoolJobError || error instanceof DiffKeyError;
   // A URL's password never reaches the terminal, even quoted by a library's error.
   if (known) {
     process.stderr.write(`error: ${hidePasswords(error.message)}\n`);

@@ -63,6 +63,7 @@ const table = v.object({
   key: strings,
   key_kind: v.picklist(["primary_key", "rowid", "none"]),
   compared_columns: strings,
+  ignored_columns: v.optional(strings),
   columns: v.object({
     added: v.array(column),
     removed: v.array(column),
@@ -121,6 +122,9 @@ export const diffSchema = v.object({
     max_bytes: v.optional(v.number()),
     tables: v.nullable(strings),
     pair_by: v.optional(v.literal("rowid")),
+    keys: v.optional(v.record(v.string(), strings)),
+    ignore: v.optional(strings),
+    ignore_tables: v.optional(strings),
   }),
   databases: v.array(database),
 });

@@ -242,7 +242,13 @@ export function keyed(
   const added = prepareSelect(
     db,
     [...bCols.map((c) => `B.${ident(c)}`), ...(hiddenKey ? [`B.${ident(afterKey[0]!)}`] : [])],
-    `FROM ${fromB}
+    // A chosen key may have no index: SQLite then builds an automatic one
+    // for a join, but scans the table for each row of a NOT EXISTS.
+    input.chosenKey === true
+      ? `FROM ${fromB} LEFT JOIN ${A} AS A ON ${onRev}
+     WHERE ${rangeB}${notNull("B", afterKey)}A.${ident(key[0]!)} IS NULL
+     ORDER BY ${orderB}`
+      : `FROM ${fromB}
      WHERE ${rangeB}${notNull("B", afterKey)}NOT EXISTS (SELECT 1 FROM ${A} AS A WHERE ${onRev})
      ORDER BY ${orderB}`,
     lazy,

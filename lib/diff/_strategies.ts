@@ -16,12 +16,17 @@
  *   generated columns. A table whose pages show no difference needs no
  *   engine either.
  *
- * A new way to diff a table (rows paired by other columns, say) is one more
- * member of the list, ahead of the engine.
+ * - {@link AIMED_ROWS}, first: a table with a chosen key or ignored columns
+ *   (the `keys` and `ignore` options, _aim.ts), compared by the engine as
+ *   the options shape it (no strategy after it knows of them).
+ *
+ * A new way to diff a table is one more member of the list, ahead of the
+ * engine.
  *
  * @module
  */
 import { SqliteQueryError } from "../errors.ts";
+import { type Aim, checkChosenKey } from "./_aim.ts";
 import type { KeptRows } from "./_kept_rows.ts";
 import { cellRows, cellRowsFit } from "./_cell_rows.ts";
 import type { EngineStarter } from "./_engine.ts";
@@ -49,6 +54,8 @@ export interface StrategyContext {
   readonly engine: EngineStarter;
   /** The two files are page for page the same (_identical_files.ts). */
   readonly identical: boolean;
+  /** The settings' chosen keys and ignored columns (_aim.ts). */
+  readonly aim: Aim;
 }
 
 /** A strategy's plan for one table. */
@@ -143,54 +150,107 @@ function residueOf(
     : recordResidue(a, b);
 }
 
+/**
+ * The engine's plan for a table: with `residue`, only the rows the pages
+ * leave are compared (a table whose pages show no difference needs no
+ * engine); without, every row.
+ */
+function enginePlan(job: TableJob, ctx: StrategyContext, residue: boolean): TablePlan {
+  let pages: TablePages | null = null;
+  const either = (job.after ?? job.before)!;
+  return {
+    async prepare() {
+      pages = residue ? await residueOf(job, ctx.pages) : null;
+      if (pages === null || !pages.identical) ctx.engine.start();
+    },
+    async run(rows) {
+      if (pages?.identical === true) return noRows(either, rows);
+      const db = await ctx.engine.dbWith(either.name);
+      // The indexes SQLite looks rows up through, in key order.
+      if (job.before !== null && ctx.pages.before !== null) {
+        await checkIndexOrder(
+          db,
+          ctx.engine.beforeSchema,
+          job.before,
+          ctx.pages.before,
+          pages?.ordered,
+        );
+      }
+      if (job.after !== null && ctx.pages.after !== null) {
+        const ordered = pages?.ordered;
+        await checkIndexOrder(db, ctx.engine.afterSchema, job.after, ctx.pages.after, ordered);
+      }
+      return namingTable(either, () =>
+        diffTableData({
+          db,
+          before: job.before === null
+            ? null
+            : { schema: ctx.engine.beforeSchema, table: job.before },
+          after: job.after === null ? null : { schema: ctx.engine.afterSchema, table: job.after },
+          maxRows: ctx.settings.max_rows,
+          rows: ctx.engine.copies ? rows.foldingText(foldSurrogates) : rows,
+          ranges: pages?.ranges ?? null,
+          residue: pages?.residue ?? null,
+          residueKeys: pages?.residueKeys ?? null,
+          chosenKey: !residue,
+        }));
+    },
+  };
+}
+
 /** SQLite compares the rows the pages leave (see the module documentation). */
 export const ENGINE_ROWS: TableStrategy = {
   name: "engine",
+  plan: (job, ctx) => enginePlan(job, ctx, true),
+};
+
+/**
+ * Aimed rows (see the module documentation): the engine compares the table
+ * as _aim.ts shapes it. Columns left out change no pairing, so the pages
+ * still narrow the rows to compare; a chosen key pairs rows the pages do
+ * not, so every row is compared, after each side's key is checked unique.
+ */
+export const AIMED_ROWS: TableStrategy = {
+  name: "aimed",
   plan(job, ctx) {
-    let pages: TablePages | null = null;
-    const either = (job.after ?? job.before)!;
+    const aimed = (t: TableSchema | null, side: PageSide | null) =>
+      t === null ? null : ctx.aim.aimed(t, side?.path ?? "")?.table ?? null;
+    const before = aimed(job.before, ctx.pages.before);
+    const after = aimed(job.after, ctx.pages.after);
+    if (before === null && after === null) return null;
+    const sides = { name: job.name, before: before ?? job.before, after: after ?? job.after };
+    if (ctx.identical && sides.before !== null && sides.after !== null) {
+      const table = sides.after;
+      return { run: (rows) => Promise.resolve(noRows(table, rows)) };
+    }
+    const chosen = ctx.aim.keyOf(job.name) !== null;
+    const plan = enginePlan(sides, ctx, !chosen);
     return {
-      async prepare() {
-        pages = await residueOf(job, ctx.pages);
-        if (pages === null || !pages.identical) ctx.engine.start();
-      },
+      prepare: () => plan.prepare!(),
       async run(rows) {
-        if (pages?.identical === true) return noRows(either, rows);
-        const db = await ctx.engine.dbWith(either.name);
-        // The indexes SQLite looks rows up through, in key order.
-        if (job.before !== null && ctx.pages.before !== null) {
-          await checkIndexOrder(
-            db,
-            ctx.engine.beforeSchema,
-            job.before,
-            ctx.pages.before,
-            pages?.ordered,
-          );
+        if (chosen) {
+          const db = await ctx.engine.dbWith(job.name);
+          if (sides.before !== null) {
+            const schema = ctx.engine.beforeSchema;
+            checkChosenKey(db, schema, sides.before, ctx.pages.before?.path ?? "");
+          }
+          if (sides.after !== null) {
+            checkChosenKey(db, ctx.engine.afterSchema, sides.after, ctx.pages.after?.path ?? "");
+          }
         }
-        if (job.after !== null && ctx.pages.after !== null) {
-          const ordered = pages?.ordered;
-          await checkIndexOrder(db, ctx.engine.afterSchema, job.after, ctx.pages.after, ordered);
-        }
-        return namingTable(either, () =>
-          diffTableData({
-            db,
-            before: job.before === null
-              ? null
-              : { schema: ctx.engine.beforeSchema, table: job.before },
-            after: job.after === null ? null : { schema: ctx.engine.afterSchema, table: job.after },
-            maxRows: ctx.settings.max_rows,
-            rows: ctx.engine.copies ? rows.foldingText(foldSurrogates) : rows,
-            ranges: pages?.ranges ?? null,
-            residue: pages?.residue ?? null,
-            residueKeys: pages?.residueKeys ?? null,
-          }));
+        return await plan.run(rows);
       },
     };
   },
 };
 
 /** The strategies, in the order they are tried. */
-export const TABLE_STRATEGIES: readonly TableStrategy[] = [IDENTICAL_FILES, CELL_ROWS, ENGINE_ROWS];
+export const TABLE_STRATEGIES: readonly TableStrategy[] = [
+  AIMED_ROWS,
+  IDENTICAL_FILES,
+  CELL_ROWS,
+  ENGINE_ROWS,
+];
 
 /**
  * Runs `f`; a query error it throws names the table it was comparing. A

@@ -18,6 +18,7 @@ import { utf16SchemaError } from "./_utf8_copy.ts";
 import { claimTrees, openPageSide, type PageSide } from "./_page_sides.ts";
 import { schemaPageOne } from "./_schema_page_one.ts";
 import { identicalFiles } from "./_identical_files.ts";
+import { Aim } from "./_aim.ts";
 import { LeafMap } from "../sqlite_format/tree_walk.ts";
 import {
   type StrategyContext,
@@ -186,12 +187,14 @@ export async function diffDatabasePair(pair: DatabasePair): Promise<DatabaseChan
     // Files of one size may be page for page the same.
     const identical = leaves !== null && await identicalFiles(pa!, pb!, leaves);
     const sides = await schemas(pages, engine, settings);
-    const ctx: StrategyContext = { settings, pages, engine, identical };
+    const aim = new Aim(settings);
+    const ctx: StrategyContext = { settings, pages, engine, identical, aim };
     const jobs = tableJobs(sides, settings, pair.strategies ?? TABLE_STRATEGIES, ctx);
     for (const job of jobs) await job.plan?.prepare?.();
     listener.start?.(sides);
     const { tables, skipped } = await diffTables(jobs, settings, listener);
-    const keep = tableFilter(settings);
+    const named = tableFilter(settings);
+    const keep = (name: string) => named(name) && !aim.tableIgnored(name);
     const objects = settings.include_schema
       ? diffObjects(sides.before?.objects ?? [], sides.after?.objects ?? [], keep)
       : [];
@@ -252,6 +255,8 @@ interface Job extends TableJob {
   /** Why its rows are not compared, when they are not (an internal table; a virtual one is still told). */
   readonly skip: string | null;
   readonly virtual: boolean;
+  /** The columns `ignore` leaves out of its rows (either side's). */
+  readonly ignored: readonly string[];
 }
 
 /**
@@ -275,13 +280,19 @@ function tableJobs(
     .map((p) => ({ ...p, name: (p.after ?? p.before)!.name }))
     .sort((p, q) => (p.name < q.name ? -1 : p.name > q.name ? 1 : 0));
   const jobs: Job[] = [];
+  const { aim } = ctx;
   for (const p of pairs) {
     if (!keep(p.name)) continue;
     if (/^sqlite_/i.test(p.name) && foldName(p.name) !== "sqlite_sequence") {
       const reason = /^sqlite_stat/i.test(p.name)
         ? "internal statistics table written by ANALYZE: not part of the data"
         : "internal SQLite table: not compared";
-      jobs.push({ ...p, plan: null, skip: reason, virtual: false });
+      jobs.push({ ...p, plan: null, skip: reason, virtual: false, ignored: [] });
+      continue;
+    }
+    if (aim.tableIgnored(p.name)) {
+      const reason = "left out by ignore_tables (--ignore-table)";
+      jobs.push({ ...p, plan: null, skip: reason, virtual: false, ignored: [] });
       continue;
     }
     const t = (p.after ?? p.before)!;
@@ -294,7 +305,16 @@ function tableJobs(
         if (plan !== null) break;
       }
     }
-    jobs.push({ ...p, plan, skip, virtual });
+    const ignored = new Set<string>();
+    if (!virtual && aim.any) {
+      if (p.before !== null) {
+        aim.aimed(p.before, ctx.pages.before?.path ?? "")?.ignored.forEach((c) => ignored.add(c));
+      }
+      if (p.after !== null) {
+        aim.aimed(p.after, ctx.pages.after?.path ?? "")?.ignored.forEach((c) => ignored.add(c));
+      }
+    }
+    jobs.push({ ...p, plan, skip, virtual, ignored: [...ignored] });
   }
   return jobs;
 }
@@ -371,6 +391,7 @@ function tableDiff(job: Job, settings: DiffSettings, data: TableData | null): Ta
     key: data?.key ?? either.key,
     key_kind: data?.keyKind ?? either.keyKind,
     compared_columns: data?.comparedColumns ?? [],
+    ...(job.ignored.length > 0 ? { ignored_columns: job.ignored } : {}),
     columns,
     rows: data === null
       ? { added: [], removed: [], changed: [] }

@@ -42,6 +42,23 @@ export interface DiffOptions {
    * then keyed, not multisets). WITHOUT ROWID tables always pair by their key.
    */
   readonly pairBy?: "primary_key" | "rowid";
+  /**
+   * Per table (by name), the columns its rows pair by instead of its own key:
+   * a table without a primary key, or one whose rowids VACUUM renumbered,
+   * then shows rows changed, not removed and added. Each side must hold one
+   * row per key value (else a `DiffKeyError`); rows whose key holds a
+   * NULL compare as whole rows.
+   */
+  readonly keys?: Readonly<Record<string, readonly string[]>>;
+  /**
+   * Columns left out of the row comparison and of the rows reported: `COL`
+   * in every table, or `TABLE.COL`; `*`, `?` and `[...]` globs, names
+   * compared as SQLite does (ASCII case folded). The columns rows pair by
+   * are never left out. The schema plane still reports them.
+   */
+  readonly ignore?: readonly string[];
+  /** Tables left out (globs as in {@link ignore}): listed in `skipped`, with their indexes and triggers left out. */
+  readonly ignoreTables?: readonly string[];
 }
 
 /**
@@ -88,5 +105,42 @@ export function diffSettings(options: DiffOptions = {}): DiffSettings {
     max_bytes: maxBytes,
     tables: options.tables === undefined ? null : [...options.tables],
     ...(options.pairBy === "rowid" ? { pair_by: "rowid" as const } : {}),
+    ...aimSettings(options),
   };
+}
+
+/** The `keys`, `ignore` and `ignore_tables` settings, present only when given. */
+function aimSettings(
+  options: DiffOptions,
+): Pick<DiffSettings, "keys" | "ignore" | "ignore_tables"> {
+  const out: { keys?: Record<string, string[]>; ignore?: string[]; ignore_tables?: string[] } = {};
+  if (options.keys !== undefined && Object.keys(options.keys).length > 0) {
+    const keys: Record<string, string[]> = {};
+    for (const [table, cols] of Object.entries(options.keys)) {
+      if (
+        !Array.isArray(cols) || cols.length === 0 ||
+        cols.some((c) => typeof c !== "string" || c === "")
+      ) {
+        throw new RangeError(
+          `keys.${table} must list the columns rows pair by, got ${JSON.stringify(cols)}`,
+        );
+      }
+      keys[table] = [...cols];
+    }
+    out.keys = keys;
+  }
+  const patterns = (name: string, list: readonly string[] | undefined): string[] | undefined => {
+    if (list === undefined || list.length === 0) return undefined;
+    for (const p of list) {
+      if (typeof p !== "string" || p === "" || p.startsWith(".") || p.endsWith(".")) {
+        throw new RangeError(`${name}: ${JSON.stringify(p)} is not a column (COL or TABLE.COL)`);
+      }
+    }
+    return [...list];
+  };
+  const ignore = patterns("ignore", options.ignore);
+  if (ignore !== undefined) out.ignore = ignore;
+  const tables = patterns("ignoreTables", options.ignoreTables);
+  if (tables !== undefined) out.ignore_tables = tables;
+  return out;
 }

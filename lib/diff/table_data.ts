@@ -80,6 +80,8 @@ export interface TableDataInput {
   readonly residue?: CellResidue | null;
   /** The keys of a WITHOUT ROWID table's rows that may differ (see _residue.ts). */
   readonly residueKeys?: ((sink: KeySink) => boolean) | null;
+  /** The key was chosen (the `keys` option), so no index may back it. */
+  readonly chosenKey?: boolean;
   /** Called with every row change, kept or not (see listener.ts). */
   readonly onRow?: ((event: RowEvent) => void) | null;
   /** Where the row changes go, when the caller made it (else one is made of the fields above). */

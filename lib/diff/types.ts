@@ -243,6 +243,8 @@ export interface TableDiff {
   readonly key_kind: KeyKind;
   /** The columns compared for changed rows (those both sides have). */
   readonly compared_columns: readonly string[];
+  /** Present when `ignore` left columns of this table out of the comparison and the rows: their names. */
+  readonly ignored_columns?: readonly string[];
   readonly columns: {
     readonly added: readonly ColumnInfo[];
     readonly removed: readonly ColumnInfo[];
@@ -361,6 +363,12 @@ export interface DiffSettings {
   readonly tables: readonly string[] | null;
   /** Present (`"rowid"`) when rowid tables were paired by rowid (`pairBy`). */
   readonly pair_by?: "rowid";
+  /** Present when tables' rows were paired by chosen columns (`keys`): table name to columns. */
+  readonly keys?: { readonly [table: string]: readonly string[] };
+  /** Present when columns were left out of the comparison (`ignore`): the patterns. */
+  readonly ignore?: readonly string[];
+  /** Present when tables were left out (`ignoreTables`): the patterns. */
+  readonly ignore_tables?: readonly string[];
 }
 
 /**

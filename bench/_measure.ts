@@ -10,6 +10,8 @@ import { spawnSync } from "node:child_process";
 export interface Measured {
   readonly seconds: number;
   readonly peakRssMb: number;
+  /** User plus system CPU seconds: less moved by other processes than wall time on a busy machine. */
+  readonly cpuSeconds: number;
   readonly stdout: string;
   /** Killed at `timeoutMs`. */
   readonly timedOut?: boolean;
@@ -41,7 +43,7 @@ export function measure(
   const killer = options.timeoutMs === undefined
     ? []
     : ["timeout", "-s", "KILL", `${options.timeoutMs / 1000}`];
-  const r = spawnSync("/usr/bin/time", ["-f", "__PEAK_KB__ %M", ...killer, ...argv], {
+  const r = spawnSync("/usr/bin/time", ["-f", "__PEAK_KB__ %M __CPU__ %U %S", ...killer, ...argv], {
     encoding: "utf8",
     maxBuffer: 1 << 28,
     stdio: ["ignore", options.discardStdout ? "ignore" : "pipe", "pipe"],
@@ -49,14 +51,16 @@ export function measure(
   });
   const seconds = (performance.now() - start) / 1000;
   if (options.timeoutMs !== undefined && r.status === 137) {
-    return { seconds, peakRssMb: NaN, stdout: r.stdout ?? "", timedOut: true };
+    return { seconds, peakRssMb: NaN, cpuSeconds: NaN, stdout: r.stdout ?? "", timedOut: true };
   }
   if (r.error) throw r.error;
   if (!(options.codes ?? [0]).includes(r.status ?? -1)) {
     throw new Error(`${argv.join(" ")} exited ${r.status}: ${r.stderr.slice(-2000)}`);
   }
   const kb = Number(/__PEAK_KB__ (\d+)/.exec(r.stderr)?.[1] ?? NaN);
-  return { seconds, peakRssMb: kb / 1024, stdout: r.stdout ?? "" };
+  const cpu = /__CPU__ ([\d.]+) ([\d.]+)/.exec(r.stderr);
+  const cpuSeconds = cpu === null ? NaN : Number(cpu[1]) + Number(cpu[2]);
+  return { seconds, peakRssMb: kb / 1024, cpuSeconds, stdout: r.stdout ?? "" };
 }
 
 /** The median of a non-empty list. */

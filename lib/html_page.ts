@@ -38,13 +38,37 @@ pre { background: #f6f8fa; border: 1px solid var(--line); border-radius: 6px; pa
 .cc { font: 11px ui-monospace, monospace; color: #fff; background: #8250df; border-radius: 3px; padding: 0 2px; margin: 0 1px; }
 `;
 
-/** Characters shown by name: C0 and C1 controls but tab and line feed, bidi controls, U+FEFF. */
+/**
+ * Characters shown by name: C0 and C1 controls but tab and line feed, bidi
+ * controls, U+FEFF, unpaired surrogates; a run of one of them is one mark
+ * (`U+0000×16`), so a text of a thousand NULs is not a thousand boxes.
+ */
 // A RegExp from a string: control characters are what it looks for.
 const HIDDEN = new RegExp(
-  "[\\u0000-\\u0008\\u000b-\\u001f\\u007f-\\u009f\\u061c\\u200e\\u200f\\u202a-\\u202e\\u2066-\\u2069\\ufeff]" +
-    "|[\\ud800-\\udbff](?![\\udc00-\\udfff])|(?<![\\ud800-\\udbff])[\\udc00-\\udfff]",
+  "([\\u0000-\\u0008\\u000b-\\u001f\\u007f-\\u009f\\u061c\\u200e\\u200f\\u202a-\\u202e\\u2066-\\u2069\\ufeff]" +
+    "|[\\ud800-\\udbff](?![\\udc00-\\udfff])|(?<![\\ud800-\\udbff])[\\udc00-\\udfff])\\1*",
   "g",
 );
+
+/**
+ * Whether a string needs anything done (most values do not): a loop over its
+ * code units, several times faster than the regular expression in
+ * JavaScriptCore (Bun), where a page of 20,000 cells spent 70 ms in it.
+ */
+function needsWork(text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 0x20) {
+      if (c !== 0x9 && c !== 0xa) return true;
+    } else if (c === 0x26 || c === 0x3c || c === 0x3e || c === 0x22) return true;
+    else if (
+      c >= 0x7f && (c <= 0x9f || c === 0x61c || c === 0x200e || c === 0x200f ||
+        (c >= 0x202a && c <= 0x202e) || (c >= 0x2066 && c <= 0x2069) || c === 0xfeff ||
+        (c >= 0xd800 && c <= 0xdfff))
+    ) return true;
+  }
+  return false;
+}
 
 const LONE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
 
@@ -101,12 +125,15 @@ export function escapeHtml(text: string, options: EscapeOptions = {}): string {
     s.replaceAll("&", "&amp;").replaceAll("<", "&lt;").replaceAll(">", "&gt;")
       .replaceAll('"', "&quot;");
   if (options.shown === undefined) return plain(wellFormed(text));
+  if (!needsWork(text)) return text;
   const open = options.shown === "text" ? '<span class="cc">' : "‹";
   const close = options.shown === "text" ? "</span>" : "›";
   let out = "";
   let at = 0;
   for (const m of text.matchAll(HIDDEN)) {
-    out += plain(text.slice(at, m.index)) + open + mark(m[0]) + close;
+    const run = m[0].length / m[1]!.length;
+    out += plain(text.slice(at, m.index)) + open + mark(m[1]!) + (run > 1 ? `×${run}` : "") +
+      close;
     at = m.index + m[0].length;
   }
   return out + plain(text.slice(at));

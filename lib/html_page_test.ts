@@ -8,6 +8,7 @@ const cases: [string, string, "text" | "attribute" | undefined, string][] = [
   ["a bidi override in text", "ab\u202ecd", "text", 'ab<span class="cc">U+202E</span>cd'],
   ["a bidi isolate in an attribute", "a\u2066b", "attribute", "a‹U+2066›b"],
   ["an escape character", "\u001b[31m", "text", '<span class="cc">U+001B</span>[31m'],
+  ["a run of NULs as one mark", "a\0\0\0b", "text", 'a<span class="cc">U+0000×3</span>b'],
   ["tab and line feed kept", "a\tb\nc", "text", "a\tb\nc"],
   ["a byte that was not UTF-8", "a\udcff", "text", 'a<span class="cc">\\xff</span>'],
   ["an unpaired surrogate", "a\ud800", "text", 'a<span class="cc">\\ud800</span>'],

@@ -34,20 +34,24 @@ export function htmlValue(v: SqliteValue | undefined): string {
   if (v === undefined) return '<span class="absent" title="no such column on this side">—</span>';
   if (v === null) return '<span class="null">NULL</span>';
   if (v instanceof Uint8Array) {
-    const hex = bytesHex(v.subarray(0, BLOB_PREFIX));
-    return `<span class="blob">x'${hex}${v.length > BLOB_PREFIX ? "…" : ""}'</span>` +
-      ` <span class="size">${v.length} byte${v.length === 1 ? "" : "s"}, sha256 ${
-        shortHash(v)
+    // A BLOB shown whole needs no hash to tell it apart (and a hash is most of its cost).
+    const cut = v.length > BLOB_PREFIX;
+    return `<span class="blob">x'${bytesHex(v.subarray(0, BLOB_PREFIX))}${cut ? "…" : ""}'</span>` +
+      ` <span class="size">${v.length} byte${v.length === 1 ? "" : "s"}${
+        cut ? `, sha256 ${shortHash(v)}` : ""
       }</span>`;
   }
-  if (typeof v !== "string") return `<span class="num">${esc(sqlLiteral(v))}</span>`;
+  // A number is digits, a sign, a point, an exponent: nothing to escape. A
+  // finite one is written as sqlLiteral writes it, without its options' cost.
+  if (typeof v === "number" && Number.isFinite(v) && !Object.is(v, -0)) {
+    return Number.isSafeInteger(v) ? v.toFixed(0) : String(v);
+  }
+  if (typeof v !== "string") return sqlLiteral(v);
   if (v === "") return '<span class="empty" title="empty text">\'\'</span>';
-  if (v.length <= FOLD_CHARS) return `<span class="text">${esc(v)}</span>`;
-  return `<details class="long"><summary><span class="text">${
+  if (v.length <= FOLD_CHARS) return esc(v);
+  return `<details class="long"><summary>${
     esc(v.slice(0, FOLD_CHARS - 20))
-  }…</span> <span class="size">${v.length} characters</span></summary><span class="text">${
-    esc(shownText(v))
-  }</span></details>`;
+  }… <span class="size">${v.length} characters</span></summary>${esc(shownText(v))}</details>`;
 }
 
 function namesOf(change: AddedRow | ChangedRow, side: "row" | "before" | "after"): string[] {
@@ -77,6 +81,14 @@ function header(c: Columns): string {
     return `<th${side}${esc(n)}</th>`;
   };
   return `<thead><tr><th class="kind"></th>${c.names.map(th).join("")}</tr></thead>`;
+}
+
+/** Each column's `<td>` as written for a cell, unchanged and changed. */
+function openers(c: Columns): { plain: string[]; changed: string[] } {
+  return {
+    plain: c.names.map((n) => cellClass(c, n)),
+    changed: c.names.map((n) => cellClass(c, n, "chg")),
+  };
 }
 
 function cellClass(c: Columns, name: string, extra = ""): string {
@@ -112,54 +124,65 @@ function more(t: TableDiff, kind: "added" | "removed" | "changed", shown: number
 }
 
 /**
- * The rows of one kind as a table, with a heading giving the exact count and,
- * when rows were not kept, how many more there are.
+ * Writes the rows of one kind as a table, a row at a time, with a heading
+ * giving the exact count and, when rows were not kept, how many more there are.
  */
-export function rowTable(t: TableDiff, kind: "added" | "removed" | "changed"): string {
+export function writeRowTable(
+  t: TableDiff,
+  kind: "added" | "removed" | "changed",
+  write: (html: string) => void,
+): void {
   const count = t.counts[kind];
-  if (count === 0) return "";
-  const title = `<h4 class="kind-${kind}">${kind[0]!.toUpperCase()}${
-    kind.slice(1)
-  } rows: ${count}</h4>`;
-  if (kind === "changed") return title + changedTable(t) + more(t, kind, t.rows.changed.length);
-  const rows = t.rows[kind];
-  if (rows.length === 0) return title + more(t, kind, 0);
-  const c = columnsOf(t, namesOf(rows[0]!, "row"));
-  const sign = kind === "added" ? "+" : "-";
-  const body = rows.map((r) =>
-    `<tr class="${kind}"><td class="kind">${sign}</td>${
-      c.names.map((n) => `${cellClass(c, n)}${htmlValue(rowValue(r, "row", n))}</td>`).join("")
-    }</tr>`
-  ).join("\n");
-  return `${title}<table class="rows ${kind}">${header(c)}<tbody>\n${body}\n</tbody></table>${
-    more(t, kind, rows.length)
-  }`;
+  if (count === 0) return;
+  write(`<h4 class="kind-${kind}">${kind[0]!.toUpperCase()}${kind.slice(1)} rows: ${count}</h4>`);
+  if (kind === "changed") changedTable(t, write);
+  else if (t.rows[kind].length > 0) {
+    const rows = t.rows[kind];
+    const c = columnsOf(t, namesOf(rows[0]!, "row"));
+    const sign = kind === "added" ? "+" : "-";
+    const { plain } = openers(c);
+    write(`<table class="rows ${kind}">${header(c)}<tbody>\n`);
+    for (const r of rows) {
+      let cells = "";
+      for (let i = 0; i < c.names.length; i++) {
+        cells += `${plain[i]}${htmlValue(rowValue(r, "row", c.names[i]!))}</td>`;
+      }
+      write(`<tr class="${kind}"><td class="kind">${sign}</td>${cells}</tr>\n`);
+    }
+    write("</tbody></table>");
+  }
+  write(more(t, kind, t.rows[kind].length));
 }
 
-function changedTable(t: TableDiff): string {
+function changedTable(t: TableDiff, write: (html: string) => void): void {
   const rows = t.rows.changed;
-  if (rows.length === 0) return "";
+  if (rows.length === 0) return;
   const after = namesOf(rows[0]!, "after");
   const before = namesOf(rows[0]!, "before").filter((n) => !after.includes(n));
   const c = columnsOf(t, [...after, ...before], rows);
-  const body = rows.map((r) => {
-    const changed = new Set(r.changed_columns);
-    const cells = c.names.map((n) => {
+  if (c.hidden > 0) {
+    write(
+      `<p class="muted">${c.hidden} column${
+        c.hidden === 1 ? "" : "s"
+      } that no row below changed are left out of this wide table.</p>`,
+    );
+  }
+  const td = openers(c);
+  write(`<table class="rows changed">${header(c)}<tbody>\n`);
+  for (const r of rows) {
+    const changed = r.changed_columns;
+    let cells = "";
+    for (let i = 0; i < c.names.length; i++) {
+      const n = c.names[i]!;
       const old = rowValue(r, "before", n);
       const now = rowValue(r, "after", n);
-      if (!changed.has(n)) {
-        return `${cellClass(c, n)}${htmlValue(now !== undefined ? now : old)}</td>`;
-      }
-      return `${cellClass(c, n, "chg")}<span class="old">${
-        htmlValue(old)
-      }</span><span class="arrow"> → </span><span class="new">${htmlValue(now)}</span></td>`;
-    });
-    return `<tr class="changed"><td class="kind">~</td>${cells.join("")}</tr>`;
-  }).join("\n");
-  const note = c.hidden === 0
-    ? ""
-    : `<p class="muted">${c.hidden} column${
-      c.hidden === 1 ? "" : "s"
-    } that no row below changed are left out of this wide table.</p>`;
-  return `${note}<table class="rows changed">${header(c)}<tbody>\n${body}\n</tbody></table>`;
+      cells += changed.includes(n)
+        ? `${td.changed[i]}<span class="old">${
+          htmlValue(old)
+        }</span><span class="arrow"> → </span><span class="new">${htmlValue(now)}</span></td>`
+        : `${td.plain[i]}${htmlValue(now !== undefined ? now : old)}</td>`;
+    }
+    write(`<tr class="changed"><td class="kind">~</td>${cells}</tr>\n`);
+  }
+  write("</tbody></table>");
 }

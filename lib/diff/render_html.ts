@@ -16,7 +16,7 @@
  * @module
  */
 import { BASE_STYLE, escapeHtml } from "../html_page.ts";
-import { esc, rowTable } from "./_html_rows.ts";
+import { esc, writeRowTable } from "./_html_rows.ts";
 import type { DiffListener } from "./listener.ts";
 import type {
   ChangeStatus,
@@ -71,6 +71,7 @@ details.long summary { cursor: pointer; }
 p.more { color: #7d4e00; margin: 2px 0 10px; }
 .sql { display: flex; gap: 12px; flex-wrap: wrap; } .sql > div { flex: 1 1 420px; min-width: 0; }
 .sql pre { font-size: 12px; }
+table.objects .sql > div { flex-basis: 240px; }
 ul.cols { margin: 4px 0; padding-left: 20px; font-family: ui-monospace, monospace; font-size: 12px; }
 `;
 
@@ -196,22 +197,20 @@ export class HtmlRenderer implements DiffListener {
       ? ""
       : ` <span class="muted">${c.changed} changed, ${c.added} added, ${c.removed} removed</span>`;
     const whole = t.schema_status === "added" || t.schema_status === "removed";
-    const rows = showRows
-      ? (["changed", "added", "removed"] as const).map((k) => rowTable(t, k)).join("")
-      : "";
-    // A table added or removed whole: its rows folded, so they do not bury the rest.
-    const folded = whole && rows !== ""
-      ? `<details><summary>${c.added + c.removed} row${
-        c.added + c.removed === 1 ? "" : "s"
-      }</summary>${rows}</details>`
-      : rows;
-    this.#out.write(
+    const write = (html: string) => this.#out.write(html);
+    write(
       `<section class="table" id="${id}" data-table="${
         escapeHtml(t.name, { shown: "attribute" })
-      }"><h3>${esc(t.name)} ${status(s)}${counts}</h3>${
-        showSchema ? schemaPart(t) : ""
-      }${folded}</section>\n`,
+      }"><h3>${esc(t.name)} ${status(s)}${counts}</h3>${showSchema ? schemaPart(t) : ""}`,
     );
+    const rows = c.added + c.removed + c.changed;
+    if (showRows && rows > 0) {
+      // A table added or removed whole: its rows folded, so they do not bury the rest.
+      if (whole) write(`<details><summary>${rows} row${rows === 1 ? "" : "s"}</summary>`);
+      for (const kind of ["changed", "added", "removed"] as const) writeRowTable(t, kind, write);
+      if (whole) write("</details>");
+    }
+    write("</section>\n");
   }
 
   /** Writes the database's summary (shown above its tables) and closes its section. */

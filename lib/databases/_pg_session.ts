@@ -163,6 +163,8 @@ export class PgSession {
       ssl: false,
       idle_timeout: 30,
       prepare: false,
+      // The array types come from the database's opening (_pg_arrays.ts).
+      fetch_types: false,
       onnotice: () => {},
       connection: settings.connection,
       types: settings.types as never,

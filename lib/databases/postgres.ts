@@ -21,6 +21,7 @@ import { type ResultRows, resultRows } from "../row_set.ts";
 import { connectProblem, postgresTarget, targetText, urlProblem } from "./_target.ts";
 import { INT8, SESSION_SETTINGS, TEXT_TIME_TYPES } from "./_types.ts";
 import { PgSessions } from "./_pg_session.ts";
+import { ARRAY_TYPES_SQL, arrayTypes } from "./_pg_arrays.ts";
 import { PRIVILEGES_SQL, refusal, serverRights } from "./_pg_privileges.ts";
 import { hidePasswords } from "./database_name.ts";
 import { DEFAULT_RESULT_LIMIT_BYTES } from "./result_limit.ts";
@@ -68,7 +69,7 @@ export async function openPostgresDatabase(
   const target = postgresTarget(url);
   const name = targetText(target);
   const timeout = Math.max(1, Math.round(options.statementTimeoutMs ?? 30_000));
-  const sessions = new PgSessions({
+  const settings = {
     url: withoutEnforced(url),
     connection: {
       ...SESSION_SETTINGS,
@@ -82,21 +83,29 @@ export async function openPostgresDatabase(
     },
     timeoutMs: timeout,
     resultLimitBytes: options.resultLimitBytes ?? DEFAULT_RESULT_LIMIT_BYTES,
-  }, options.connections ?? 4);
+  };
+  // One session first, to check the login and learn the server's array types.
+  const probe = new PgSessions(settings, 1);
   let rights: string | undefined;
+  let arrays: unknown[][];
   try {
-    rights = serverRights((await sessions.run(PRIVILEGES_SQL)).rows[0] ?? []);
+    rights = serverRights((await probe.run(PRIVILEGES_SQL)).rows[0] ?? []);
+    arrays = (await probe.run(ARRAY_TYPES_SQL)).rows;
   } catch (error) {
-    await sessions.end();
     throw new UsageError(
       `Cannot connect to PostgreSQL ${name}: ${connectProblem(error, target)}`,
       { cause: error },
     );
+  } finally {
+    await probe.end();
   }
   if (rights !== undefined && options.allowSuperuser !== true) {
-    await sessions.end();
     throw new UsageError(refusal(name, rights));
   }
+  const sessions = new PgSessions(
+    { ...settings, types: { ...settings.types, ...arrayTypes(arrays) } },
+    options.connections ?? 4,
+  );
   return {
     kind: "postgres",
     name,

@@ -279,6 +279,31 @@ describe("openPostgresDatabase(): no statement's session state reaches the next"
     }
   });
 
+  it("outlives statements that end its other sessions, again and again", async () => {
+    // postgres.js's own query at a connection's start (the array types),
+    // killed this way, ended the process with its unhandled rejection (the
+    // hostile-SQL matrix caught it, now and then); no session runs it now.
+    const three = await openPostgresDatabase(POSTGRES_URL!, { connections: 3 });
+    try {
+      for (let round = 0; round < 5; round++) {
+        const sql = `SELECT ${round} AS n`;
+        const [, a, b] = await Promise.all([
+          three.execute(
+            `SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE application_name = 'dbagenteval' AND usename = current_user AND pid <> pg_backend_pid() AND query <> '${sql}'`,
+          ),
+          three.execute(sql).catch((e: Error) => e.message),
+          three.execute(sql).catch((e: Error) => e.message),
+        ]);
+        for (const got of [a, b]) {
+          assert.ok(typeof got === "string" || got[0]?.["n"] === round, String(got));
+        }
+      }
+      assert.deepEqual([...await three.execute("SELECT ARRAY[1, 2] AS a")], [{ a: [1, 2] }]);
+    } finally {
+      await three.close();
+    }
+  });
+
   it("refuses COPY ... TO STDOUT with one line, and goes on", async () => {
     await assert.rejects(db.execute("COPY genre TO STDOUT"), /COPY \.\.\. TO STDOUT sends no rows/);
     assert.deepEqual(await one("SELECT count(*) AS n FROM genre"), { n: 25n });

@@ -80,6 +80,21 @@ describe("CounterexampleCheck", () => {
     });
   }
 
+  it("passes the reference SQL itself, spaced otherwise, without a search", async () => {
+    const testCase = defineCase({ question: "Q", reference_sql: REFERENCE });
+    const sql = `  ${REFERENCE.replace(" AND ", "\n  AND ")};`;
+    const trace = Trace.simple("Q", { sql, rows: [{ n: 2 }] });
+    // A database that does not exist: a search would fail to open it.
+    const findings = await new CounterexampleCheck({ db: dir.file("none.db") }).run(
+      trace,
+      testCase,
+      { referenceRows: [{ n: 2 }] },
+    );
+    assert.deepEqual(findings.map((f) => [f.status, f.detail]), [
+      ["PASS", "the agent's SQL is the reference SQL"],
+    ]);
+  });
+
   it("keeps the script and both results in the run file and shows them in the Markdown report", async () => {
     const execute = sqliteExecutor(db);
     try {

@@ -96,18 +96,25 @@ export async function validateCommand(
   const db = await openReferenceDatabase(options.db, {
     allowSuperuser: options.allowSuperuser === true,
     statementTimeoutMs: seconds * 1000,
+    ...(options.maxResultMb !== undefined
+      ? { resultLimitBytes: options.maxResultMb * 2 ** 20 }
+      : {}),
   });
   try {
     const lines = referenceLines(file);
     // A few queries at once (a runaway holds one worker until its
-    // deadline, not the whole check); reported in the file's order.
+    // deadline, not the whole check); reported in the file's order. PGlite
+    // is one engine: there, one at a time, each once the engine is up (a
+    // query that waited behind a runaway would fail for it).
     const jobs = [...cases.entries()].filter(([, c]) => c.reference_sql !== undefined);
+    const atOnce = db.kind === "pglite" ? 1 : AT_ONCE;
     const reasons: (string | undefined)[] = new Array(jobs.length);
     let next = 0;
     const take = async (): Promise<void> => {
       while (next < jobs.length) {
         const at = next++;
         try {
+          await db.ready?.();
           await db.execute(jobs[at]![1].reference_sql!);
         } catch (error) {
           // PostgreSQL's errors already start with the database's name.
@@ -115,7 +122,7 @@ export async function validateCommand(
         }
       }
     };
-    await Promise.all(Array.from({ length: Math.min(AT_ONCE, jobs.length) }, take));
+    await Promise.all(Array.from({ length: Math.min(atOnce, jobs.length) }, take));
     const ran = jobs.length;
     let failed = 0;
     jobs.forEach(([index, c], at) => {

@@ -270,7 +270,9 @@ async function engine(timeoutMs: number, beside: PgliteHost | undefined): Promis
 /** Empties an engine (every schema but the helper's) and keeps it, or closes it. */
 async function release(db: Engine): Promise<void> {
   try {
-    if (!keep || idle !== undefined || !db.host.alive) throw new Error("not kept");
+    if (!keep || idle !== undefined || !db.host.alive || db.host.bloated) {
+      throw new Error("not kept");
+    }
     await db.exec("ROLLBACK").catch(() => {});
     // What one search's queries left in the session (a PREPARE) is not the next one's.
     await db.exec("DISCARD ALL");

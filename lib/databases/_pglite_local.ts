@@ -17,6 +17,8 @@ export class LocalPglite implements PgliteHost {
   #alive = true;
   readonly engines = 1;
   readonly dumped = false;
+  /** Not watched in this process. */
+  readonly bloated = false;
 
   private constructor(engine: PgliteEngine, limits: HostLimits) {
     this.#engine = engine;

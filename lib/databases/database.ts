@@ -26,6 +26,13 @@ export interface ReferenceDatabase {
   readonly dialect: "sqlite" | "postgres";
   /** Runs one statement, read-only, and returns its rows with their column list. */
   execute(sql: string): Promise<ResultRows>;
+  /**
+   * Resolves when it can take a statement: PGlite's, once a new engine has
+   * started after a statement killed the last one. A case's time starts then,
+   * so that a case that starts after another's runaway does not pay for it
+   * (absent: always ready).
+   */
+  ready?(): Promise<void>;
   /** Releases the connection (or the in-memory engine). */
   close(): Promise<void>;
 }

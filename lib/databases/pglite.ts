@@ -151,37 +151,63 @@ export async function openPgliteDatabase(
 
   const timeout = Math.max(1, Math.round(options.statementTimeoutMs ?? 30_000));
   let queue: Promise<unknown> = Promise.resolve();
-  // The engine, started again when a statement killed it or suspend() stopped it.
+  // The engine, started again when a statement killed it.
   let current: Promise<PgliteHost> | undefined = Promise.resolve(host);
-  const run = async (query: string, deadline: number): Promise<ResultRows> => {
-    const left = deadline - performance.now();
-    if (left <= 0) {
-      throw new Error(
-        `${name}: the statement waited for the one before it past its own deadline (${
-          timeout / 1000
-        } s); it did not run`,
-      );
-    }
+  // The start in progress, if one is.
+  let starting: Promise<PgliteHost> | undefined;
+  const restart = (): Promise<PgliteHost> => {
+    const next = start();
+    current = starting = next;
+    next.then(() => {}, () => {}).finally(() => {
+      if (starting === next) starting = undefined;
+    });
+    return next;
+  };
+  // An engine a statement left holding far more memory (an `out of memory`
+  // error leaves PostgreSQL's heap at its largest): the next statement gets a
+  // new one, and the old one's memory is given back.
+  const retire = (engine: PgliteHost): void => {
+    restart();
+    void engine.close();
+  };
+  const late = (why: string) =>
+    new Error(
+      `${name}: the statement waited for ${why} past its own deadline (${
+        timeout / 1000
+      } s); it did not run`,
+    );
+  /**
+   * `clock`: when its time started; for a statement sent while PGlite was
+   * starting again, when the start ended (a statement that was waiting
+   * when a runaway was killed counts the start: sent with what it had left,
+   * it would be killed at once, and cost the next one another start).
+   */
+  const run = async (query: string, clock: Promise<number>): Promise<ResultRows> => {
+    const deadline = (await clock) + timeout;
+    if (deadline <= performance.now()) throw late("the one before it");
     let engine: PgliteHost;
     try {
-      engine = await (current ??= start());
+      engine = await (current ?? restart());
       // Killed while idle, with another engine of its process (the search's sandbox).
-      if (!engine.alive) engine = await (current = start());
+      if (!engine.alive) engine = await restart();
     } catch (error) {
       throw new Error(`${name}: PGlite could not start again: ${message(error)}`);
     }
+    const left = deadline - performance.now();
+    if (left <= 0) throw late("PGlite to start again");
     try {
       const reply = await engine.request("query", query, left);
       return resultRows(reply["columns"] as string[], reply["rows"] as unknown[][]);
     } catch (error) {
       if (error instanceof HostStopped) {
         // The next statement gets a new engine.
-        current = start();
-        current.catch(() => {});
+        restart().catch(() => {});
         throw new Error(`${name}: ${error.message}; PGlite was started again for the next one`);
       }
       const cause = (error as { cause?: HostError }).cause;
       throw queryError(cause ?? error, name);
+    } finally {
+      if (engine.alive && engine.bloated) retire(engine);
     }
   };
   return {
@@ -190,12 +216,21 @@ export async function openPgliteDatabase(
     dialect: "postgres",
     engines: host.engines,
     execute(query: string): Promise<ResultRows> {
-      const deadline = performance.now() + timeout;
-      const next = queue.then(() => run(query, deadline));
+      const now = performance.now();
+      const clock = starting === undefined
+        ? Promise.resolve(now)
+        : starting.then(() => performance.now(), () => performance.now());
+      const next = queue.then(() => run(query, clock));
       queue = next.catch(() => {});
       return next;
     },
     engine: () => current?.catch(() => undefined) ?? Promise.resolve(undefined),
+    // The engine's start (one that fails is the next statement's error, not
+    // the wait's). Not the statements sent before: a case that waited for
+    // those outside its time would let runaways run one after the other.
+    ready: async () => {
+      await current?.catch(() => undefined);
+    },
     async close(): Promise<void> {
       await queue;
       await close(await current?.catch(() => undefined));

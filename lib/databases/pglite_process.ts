@@ -116,6 +116,8 @@ export interface PgliteHost {
   readonly dumped: boolean;
   /** Whether it can take a request. */
   readonly alive: boolean;
+  /** Whether it holds far more memory than when it opened: better started again. */
+  readonly bloated: boolean;
   /**
    * Runs one request.
    *
@@ -189,6 +191,10 @@ class HostedEngine implements PgliteHost {
     return this.process.alive;
   }
 
+  get bloated(): boolean {
+    return this.process.bloated;
+  }
+
   request(op: "query" | "exec", sql: string, timeoutMs: number): Promise<Record<string, unknown>> {
     return this.process.ask({ op, engine: this.#id, sql }, timeoutMs);
   }
@@ -213,7 +219,10 @@ export class PgliteProcess {
   #gone: string | undefined;
   /** Why it was killed, when the harness killed it. */
   #killedFor: string | undefined;
+  /** Its memory once its engines opened. */
   #memoryBase = 0;
+  /** Its memory when the running request was sent: what that request is measured from. */
+  #requestBase = 0;
   /** The data directories its engines write to: each one's size when it opened, and allowance. */
   readonly #dirs: { path: string; base: number; growth: number }[] = [];
   readonly #engines = new Set<number>();
@@ -299,6 +308,16 @@ export class PgliteProcess {
   }
 
   /**
+   * Whether it holds far more memory than when its engines opened (a
+   * statement grew PostgreSQL's heap, which WebAssembly never gives back):
+   * its owner should start a new one rather than keep it.
+   */
+  get bloated(): boolean {
+    const rss = residentBytes(this.#child.pid!);
+    return rss !== undefined && rss - this.#memoryBase > this.#memoryBytes / 3;
+  }
+
+  /**
    * Sends a request when the ones before it are answered.
    *
    * @param request the request, without its id
@@ -327,6 +346,7 @@ export class PgliteProcess {
     if (this.#gone !== undefined) return Promise.reject(new HostStopped(this.#gone));
     const id = this.#nextId++;
     const pid = this.#child.pid!;
+    this.#requestBase = residentBytes(pid) ?? this.#memoryBase;
     let timer: ReturnType<typeof setTimeout> | undefined;
     let poll: ReturnType<typeof setInterval> | undefined;
     const done = () => {
@@ -367,7 +387,7 @@ export class PgliteProcess {
 
   #watch(pid: number, dirsToo: boolean): void {
     const rss = residentBytes(pid);
-    if (rss !== undefined && rss - this.#memoryBase > this.#memoryBytes) {
+    if (rss !== undefined && rss - this.#requestBase > this.#memoryBytes) {
       return this.kill(
         `the statement used more than ${Math.round(this.#memoryBytes / MB)} MB of memory`,
       );

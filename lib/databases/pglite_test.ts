@@ -149,6 +149,23 @@ describe("openPgliteDatabase(): SQL nobody here wrote", () => {
     });
   }
 
+  it("starts a new engine after a statement that left PostgreSQL's heap much larger", {
+    timeout: 120_000,
+  }, async () => {
+    const own = await openPgliteDatabase(script, { statementTimeoutMs: 60_000 });
+    try {
+      const before = await own.engine();
+      // 150 MB built in the heap (within its cap) for an answer of one number.
+      assert.deepEqual([...await own.execute("SELECT length(repeat('x', 150000000)) AS n")], [{
+        n: 150000000,
+      }]);
+      assert.notEqual(await own.engine(), before);
+      assert.deepEqual([...await own.execute("SELECT count(*) AS n FROM genre")], [{ n: 25n }]);
+    } finally {
+      await own.close();
+    }
+  });
+
   it("undoes what a statement left in the session (a PREPARE, an advisory lock, a setting)", async () => {
     await db.execute("PREPARE p AS SELECT 1");
     await db.execute("SELECT pg_advisory_lock(7)");
@@ -170,6 +187,24 @@ describe("openPgliteDatabase(): SQL nobody here wrote", () => {
     const waiting = db.execute("SELECT 1 AS n");
     await assert.rejects(runaway, /did not finish within 1 s/);
     await assert.rejects(waiting, /waited for the one before it past its own deadline/);
+    assert.deepEqual(await genres(), [{ n: 25n }]);
+  });
+
+  it("does not run, after the start that follows a runaway, a statement that was waiting for it", {
+    timeout: 120_000,
+  }, async () => {
+    const cross =
+      "SELECT count(*) FROM genre a, genre b, genre c, genre d, genre e, genre f, genre g";
+    const first = db.execute(cross);
+    // Sent 200 ms later: 200 ms of its deadline are left when the first is
+    // killed, and gone by the time a new PGlite is up (a second or more).
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const second = db.execute(cross);
+    await assert.rejects(first, /did not finish within 1 s/);
+    const restarted = db.engine();
+    // It used to run for what it had left, be killed, and cost the next statement another start.
+    await assert.rejects(second, /waited for PGlite to start again past its own deadline/);
+    assert.equal(await db.engine(), await restarted);
     assert.deepEqual(await genres(), [{ n: 25n }]);
   });
 });

@@ -33,8 +33,10 @@ export function rowWeight(row: readonly unknown[]): number {
  * The message of an answer past the limit.
  *
  * @param limitBytes the limit
- * @returns `the result is larger than 32 MB; it was not read`
+ * @returns `the result is larger than 32 MB; it was not read (--max-result-mb raises the limit)`
  */
 export function tooLargeMessage(limitBytes: number): string {
-  return `the result is larger than ${Math.round(limitBytes / MB)} MB; it was not read`;
+  return `the result is larger than ${
+    Math.round(limitBytes / MB)
+  } MB; it was not read (--max-result-mb raises the limit)`;
 }

@@ -442,7 +442,6 @@ export async function runCase(
   agent: Agent,
   options: RunCaseOptions = {},
 ): Promise<Scorecard> {
-  const started = performance.now();
   const testCase: TestCase =
     options.strictColumns === true && caseAsGiven.strict_columns === undefined
       ? { ...caseAsGiven, strict_columns: true }
@@ -490,6 +489,8 @@ export async function runCase(
     ...session?.value.context,
   };
 
+  // The case's time starts here: its database open and its setup are not in it.
+  const started = performance.now();
   let agentDone = false;
   const answer = attempt(() => agent(testCase.question, context)).finally(() => agentDone = true);
   // An answer that is only SQL runs as soon as the agent gives it, beside

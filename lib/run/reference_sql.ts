@@ -139,6 +139,10 @@ async function loadDefaultExecutor(
       connections: options.concurrency,
       strictQuotes: options.strictQuotes === true,
       allowSuperuser: options.allowSuperuser === true,
+      // On PostgreSQL and PGlite: the same limit as SQLite's engines in the pool.
+      ...(options.maxResultMb !== undefined
+        ? { resultLimitBytes: options.maxResultMb * 2 ** 20 }
+        : {}),
     });
     // The SQLite executor itself (it carries its path, which the SQLite rules read).
     return { execute: database.execute, database };

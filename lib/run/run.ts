@@ -206,6 +206,7 @@ export async function runEval(
   }
   const execute = reference?.execute;
   const databases = reference?.databases;
+  const ready = reference?.database?.ready?.bind(reference.database);
   // SQLite engines start before the cases, not inside their --timeout: one
   // before the first case and one a case at once meanwhile; more (up to two
   // a case) as slow statements need them (lib/isolation/pool.ts).
@@ -234,6 +235,15 @@ export async function runEval(
         ? {
           executeFor: async (c: TestCase) =>
             c.db === undefined ? undefined : (await databases.open(c.db)).execute,
+        }
+        : ready !== undefined
+        ? {
+          // Before the case's clock starts: PGlite started again after
+          // another case's runaway is not this case's time.
+          executeFor: async () => {
+            await ready();
+            return undefined;
+          },
         }
         : {}),
       ...(rules !== undefined ? { rules } : {}),

@@ -16,160 +16,41 @@
  */
 import { after, describe, it } from "node:test";
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
 import * as fs from "node:fs";
-import * as os from "node:os";
 import * as path from "node:path";
-import process from "node:process";
-import { cliCommand } from "../cli.ts";
 import { makeDb, snapshotDir, tempDir } from "../fixtures.ts";
 import { needs } from "../system_packages.ts";
 import { CANARIES, CANARY_ROWS, type Engine, FIXTURE_SQL, HOSTILE } from "./table.ts";
+import {
+  type Finished,
+  OVERLOAD,
+  readRun,
+  type RunCase,
+  runWatched as watched,
+  said,
+  yamlCases,
+} from "./_watch.ts";
 
-/** More threads running than twice the cores: a starved thread's time is wall time too. */
-const OVERLOADED = os.loadavg()[0]! > 2 * os.cpus().length;
 // 1 s is enough on a quiet machine; 3 s keeps the canaries steady on a
 // loaded one (a statement's time is wall time, and a starved thread's too).
 // On an overloaded one (load 10-20 on 2 cores) a statement that must reach
 // the result's size limit (32 MB of rows built), or wait for a worker
 // thread to start beside three runaways, needs more: there it is 12 s.
-const TIMEOUT_S = OVERLOADED ? 12 : 3;
-/**
- * The acceptance's bound on a whole run: --timeout + 10 s. On a machine
- * running more than twice as many threads as it has cores (a shared
- * developer box), wall time says little about the run: there the bound is
- * three times that, which still catches a hang, the failure this is for.
- */
-const RUN_LIMIT_MS = (TIMEOUT_S + 10) * 1000 * (OVERLOADED ? 3 : 1);
+const TIMEOUT_S = OVERLOAD > 1 ? 12 : 3;
+/** The acceptance's bound on a whole run: --timeout + 10 s (tripled on an overloaded machine). */
+const RUN_LIMIT_MS = (TIMEOUT_S + 10) * 1000 * OVERLOAD;
 const PEAK_LIMIT = 1024 * 2 ** 20;
 
 const dir = tempDir("dbagenteval-hostile-");
 after(() => dir.cleanup());
 
-interface Finished {
-  readonly code: number | null;
-  readonly signal: string | null;
-  readonly stdout: string;
-  readonly stderr: string;
-  readonly ms: number;
-  /** The most resident memory of the process and its children at once. */
-  readonly peakBytes: number;
-  /** How long before the end SIGTERM was sent, if it was. */
-  readonly signalledMsAgo: number | undefined;
-}
-
-/** The process and its descendants, from /proc (Linux). */
-function tree(pid: number): number[] {
-  const out = [pid];
-  for (let i = 0; i < out.length; i++) {
-    let tasks: string[];
-    try {
-      tasks = fs.readdirSync(`/proc/${out[i]}/task`);
-    } catch {
-      continue;
-    }
-    for (const t of tasks) {
-      try {
-        const kids = fs.readFileSync(`/proc/${out[i]}/task/${t}/children`, "utf8").trim();
-        if (kids !== "") out.push(...kids.split(/\s+/).map(Number));
-      } catch {
-        // gone meanwhile
-      }
-    }
-  }
-  return out;
-}
-
-function rssBytes(pid: number): number {
-  try {
-    const m = /VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, "utf8"));
-    return m === null ? 0 : Number(m[1]) * 1024;
-  } catch {
-    return 0;
-  }
-}
-
-/**
- * Runs the CLI in `cwd` with a TMPDIR of its own, watching its memory;
- * kills it past the run limit (a hang is the failure this catches).
- */
-function runWatched(
+/** A run of the CLI, killed at twice the acceptance's bound (a hang is the failure). */
+const runWatched = (
   args: readonly string[],
   cwd: string,
   tmp: string,
-  options: {
-    /** SIGTERM this long after `file` appears (the run has started its run file). */
-    readonly signalAfter?: { readonly file: string; readonly ms: number };
-  } = {},
-): Promise<Finished> {
-  const [cmd, ...pre] = cliCommand();
-  const started = performance.now();
-  const child = spawn(cmd!, [...pre, ...args], {
-    cwd,
-    env: { ...process.env, NO_COLOR: "1", GITHUB_ACTIONS: "", TMPDIR: tmp },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let stdout = "";
-  let stderr = "";
-  child.stdout.on("data", (d) => stdout += d);
-  child.stderr.on("data", (d) => stderr += d);
-  let peak = 0;
-  const watch = setInterval(() => {
-    if (child.pid === undefined) return;
-    peak = Math.max(peak, tree(child.pid).reduce((n, p) => n + rssBytes(p), 0));
-  }, 50);
-  const kill = setTimeout(() => child.kill("SIGKILL"), RUN_LIMIT_MS * 2);
-  let signalled = 0;
-  const after = options.signalAfter;
-  const waitForFile = after === undefined ? undefined : setInterval(() => {
-    if (!fs.existsSync(after.file)) return;
-    clearInterval(waitForFile);
-    setTimeout(() => {
-      signalled = performance.now();
-      // Not child.kill(): Deno's child_process then reports the signal it
-      // sent, whatever the process did with it.
-      process.kill(child.pid!, "SIGTERM");
-    }, after.ms);
-  }, 20);
-  return new Promise((resolve) => {
-    child.on("close", (code, signal) => {
-      clearInterval(watch);
-      clearInterval(waitForFile);
-      clearTimeout(kill);
-      resolve({
-        signalledMsAgo: signalled === 0 ? undefined : performance.now() - signalled,
-        code,
-        signal,
-        stdout,
-        stderr,
-        ms: performance.now() - started,
-        peakBytes: peak,
-      });
-    });
-  });
-}
-
-interface RunCase {
-  readonly id: string;
-  readonly verdict: string;
-  readonly error: string | null;
-  readonly checks: readonly { readonly status: string; readonly detail: string }[];
-  readonly stages?: readonly { readonly kind: string; readonly error?: string }[];
-}
-
-function readRun(file: string): Map<string, RunCase> {
-  const run = JSON.parse(fs.readFileSync(file, "utf8")) as { cases: RunCase[] };
-  return new Map(run.cases.map((c) => [c.id, c]));
-}
-
-/** Everything a case's run-file entry says, to match a message against. */
-function said(c: RunCase): string {
-  return [
-    c.error ?? "",
-    ...c.checks.map((k) => k.detail),
-    ...(c.stages ?? []).map((s) => s.error ?? ""),
-  ].join("\n");
-}
+  options: { readonly signalAfter?: { readonly file: string; readonly ms: number } } = {},
+): Promise<Finished> => watched(args, cwd, tmp, { ...options, killAfterMs: RUN_LIMIT_MS * 2 });
 
 /** The statements and canaries one engine runs. */
 function forEngine(engine: Engine) {
@@ -192,13 +73,6 @@ const NOTHING_COMPARED = /no database the search built could run both queries/;
 
 /** A harmless reference query the hostile agent cases are checked against. */
 const HARMLESS = "SELECT count(*) AS n FROM t";
-
-function yamlCases(rows: readonly { id: string; question: string; sql?: string }[]): string {
-  return rows.map((r) =>
-    `- id: ${r.id}\n  question: ${JSON.stringify(r.question)}\n` +
-    (r.sql === undefined ? "" : `  reference_sql: ${JSON.stringify(r.sql)}\n`)
-  ).join("");
-}
 
 /** A fresh folder for one run: inputs, the fixture, an empty TMPDIR and an out folder. */
 function workspace(name: string) {

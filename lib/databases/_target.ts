@@ -21,10 +21,13 @@ function env(name: string): string | undefined {
   return value === undefined || value === "" ? undefined : value;
 }
 
+/** libpq's TLS modes, which the URL's `sslmode` takes. */
+const SSL_MODES = ["disable", "allow", "prefer", "require", "verify-ca", "verify-full"];
+
 /**
  * What is wrong with a `postgres://` URL as written, before a driver reads
- * it: a port out of range, or text that is not a URL (a password with `@`,
- * `/` or `#` not percent-encoded).
+ * it: a port out of range, text that is not a URL (a password with `@`,
+ * `/` or `#` not percent-encoded), or an `sslmode` that is none.
  *
  * @param url the URL
  * @returns a few words and the next step, or undefined when it can be read
@@ -40,10 +43,15 @@ export function urlProblem(url: string): string | undefined {
       return `port "${port}" is not a port (1 to 65535); check the URL`;
     }
   }
+  let parsed: URL;
   try {
-    new URL(url.replace(hostPart, hostPart.split(",")[0]!));
+    parsed = new URL(url.replace(hostPart, hostPart.split(",")[0]!));
   } catch {
     return "it is not a valid URL; write postgres://user:password@host:port/database, with @, :, / and # in the user name or password percent-encoded (%40, %3A, %2F, %23)";
+  }
+  const ssl = parsed.searchParams.get("sslmode");
+  if (ssl !== null && !SSL_MODES.includes(ssl)) {
+    return `sslmode "${ssl}" is not one of ${SSL_MODES.join(", ")}; check the URL`;
   }
   return undefined;
 }

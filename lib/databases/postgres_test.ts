@@ -358,6 +358,12 @@ describe("openPostgresDatabase(): URLs it cannot use", () => {
       "postgres://me:secret@local host/db",
       /^Cannot connect to PostgreSQL postgres:\/\/me:\*\*\*@local host\/db: it is not a valid URL; /,
     ],
+    [
+      // It was "the server does not accept TLS (sslmode)", from a server that was never asked.
+      "an sslmode that is none",
+      "postgres://me:secret@127.0.0.1:1/db?sslmode=bogus",
+      /^Cannot connect to PostgreSQL postgres:\/\/me:\*\*\*@127\.0\.0\.1:1\/db\?sslmode=bogus: sslmode "bogus" is not one of disable, allow, prefer, require, verify-ca, verify-full; check the URL$/,
+    ],
   ];
   for (const [name, url, message] of cases) {
     it(`refuses ${name} with one line that hides the password`, async () => {

@@ -469,6 +469,81 @@ describe("hostile SQL on a server, as its superuser", { concurrency: 1, skip: NO
   });
 });
 
+describe("bad URLs and options", { concurrency: 1 }, () => {
+  const PASSWORD = "made-up-Pa55word";
+  // [what, the --db value, what the one line says]
+  const bad: [string, () => string, RegExp][] = [
+    ["a port out of range", () => `postgres://me:${PASSWORD}@127.0.0.1:99999/x`, /is not a port/],
+    [
+      "an sslmode that is none",
+      () => `postgres://me:${PASSWORD}@127.0.0.1:1/x?sslmode=bogus`,
+      /sslmode "bogus" is not one of/,
+    ],
+    ["no server there", () => `postgres://me:${PASSWORD}@127.0.0.1:1/x`, /connection refused/],
+    ["a PGlite script that does not exist", () => "pglite:db/none.sql", /does not exist/],
+  ];
+  for (const [what, db, says] of bad) {
+    it(`${what}: run, validate and counterexample say so in one line, exit 2`, async () => {
+      const w = workspace(`bad-${what.replaceAll(" ", "-")}`);
+      w.input("cases.yaml", yamlCases([{ id: "c", question: "q", sql: HARMLESS }]));
+      w.input("pred.sql", `${HARMLESS}\n`);
+      for (
+        const args of [
+          ["run", "cases.yaml", "--predictions", "pred.sql", "--db", db(), "--timeout", "2"],
+          ["validate", "cases.yaml", "--db", db(), "--timeout", "2"],
+          [
+            "counterexample",
+            "--db",
+            db(),
+            "--reference",
+            HARMLESS,
+            "--candidate",
+            HARMLESS,
+            "--time-limit",
+            "2",
+          ],
+        ]
+      ) {
+        const before = snapshotDir(w.in);
+        const r = await runWatched(args, w.in, w.tmp);
+        assert.equal(r.code, 2, `${args[0]}: ${r.stderr}`);
+        assert.match(r.stderr, /^error: [^\n]+\n$/, `${args[0]}: ${r.stderr}`);
+        assert.match(r.stderr, says, args[0]);
+        assert.ok(!`${r.stdout}${r.stderr}`.includes(PASSWORD), `${args[0]} printed the password`);
+        assertContained(r, w, before, 2);
+      }
+    });
+  }
+
+  it("options in a server URL do not lift the deadline or the read-only transaction", {
+    skip: NO_SERVER,
+  }, async () => {
+    const w = workspace("bad-options");
+    const u = new URL(onServer(POSTGRES_URL!));
+    u.search = "?options=" +
+      encodeURIComponent("-cstatement_timeout=0 -cdefault_transaction_read_only=off");
+    w.input(
+      "cases.yaml",
+      yamlCases([
+        { id: "sleep", question: "s", sql: "SELECT pg_sleep(60)" },
+        { id: "delete", question: "d", sql: "DELETE FROM t" },
+        ...canaries.map((c) => ({ id: c.id, question: c.question, sql: c.referenceText })),
+      ]),
+    );
+    const before = snapshotDir(w.in);
+    const r = await runWatched(
+      ["validate", "cases.yaml", "--db", u.href, "--timeout", "2"],
+      w.in,
+      w.tmp,
+    );
+    assert.equal(r.code, 2, r.stderr);
+    assert.match(r.stderr, /case sleep: .*statement timeout/);
+    assert.match(r.stderr, /case delete: .*read-only transaction/);
+    assert.match(r.stderr, /^2 of 6 reference queries failed$/m);
+    assertContained(r, w, before, 2);
+  });
+});
+
 // The canaries' answers are the fixture's, on PostgreSQL too.
 describe("the hostile-SQL fixture on PGlite", () => {
   it("gives the canaries' known rows", async () => {

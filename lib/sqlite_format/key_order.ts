@@ -168,6 +168,17 @@ export function compareRecords(
       db += n;
       continue;
     }
+    if (ta === 7 && tb === 7 && a[da]! >> 7 === b[db]! >> 7) {
+      // Two reals of one sign: their IEEE 754 bytes order as their
+      // magnitudes do (0.0 and -0.0, of two signs, go the long way).
+      let c = 0;
+      for (let k = 0; k < 8 && c === 0; k++) c = a[da + k]! - b[db + k]!;
+      if (a[da]! >= 0x80) c = -c;
+      if (c !== 0) return field.desc ? -c : c;
+      da += 8;
+      db += 8;
+      continue;
+    }
     const ka = storage(ta);
     const kb = storage(tb);
     let c = ka - kb;

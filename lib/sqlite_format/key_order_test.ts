@@ -25,9 +25,9 @@ const file = makeDb(
   CREATE TABLE w(k TEXT COLLATE NOCASE, n, v, PRIMARY KEY(k, n DESC)) WITHOUT ROWID;
   WITH RECURSIVE c(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM c WHERE i < 600)
   INSERT INTO t SELECT
-    CASE i % 7 WHEN 0 THEN NULL WHEN 1 THEN i / 3.0 WHEN 2 THEN 9007199254740993 + i % 5
-      WHEN 3 THEN -9223372036854775807 + i % 4 WHEN 4 THEN x'00ff' || i WHEN 5 THEN i % 11
-      ELSE 'x' || (i % 13) END,
+    CASE i % 8 WHEN 0 THEN NULL WHEN 1 THEN (i - 300) / 3.0 WHEN 2 THEN -(i % 9) * 1e-310
+      WHEN 6 THEN 9007199254740993 + i % 5 WHEN 3 THEN -9223372036854775807 + i % 4
+      WHEN 4 THEN x'00ff' || i WHEN 5 THEN i % 11 ELSE 'x' || (i % 13) END,
     CASE i % 3 WHEN 0 THEN 'Ab' WHEN 1 THEN 'aB' ELSE 'b' END || (i % 17),
     'c' || (i % 4) || substr('    ', 1, i % 3) || CASE WHEN i % 50 = 0 THEN printf('%.*c', 900, 'z') ELSE '' END
   FROM c;

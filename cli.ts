@@ -19,8 +19,8 @@ import {
 } from "./lib/eval/run_options.ts";
 import type { ParsedRunOptions } from "./lib/eval/run_options.ts";
 import type { ReportOptions } from "./lib/run/reports.ts";
-import { normalizeArgv, polishCommands } from "./lib/cli/_polish.ts";
-import { CLOSED_PIPE_EXIT, endQuietlyOnClosedPipe, isClosedPipe } from "./lib/cli/_closed_pipe.ts";
+import { normalizeArgv, polishCommands } from "./lib/cli/polish.ts";
+import { CLOSED_PIPE_EXIT, endQuietlyOnClosedPipe, isClosedPipe } from "./lib/cli/closed_pipe.ts";
 
 endQuietlyOnClosedPipe();
 
@@ -235,7 +235,7 @@ program.command("__agent-host", { hidden: true })
   .argument("<agent>")
   .argument("<token>")
   .action(async (agent, token) => {
-    const { agentHost } = await import("./lib/cli/_agent_host.ts");
+    const { agentHost } = await import("./lib/cli/agent_host.ts");
     await agentHost(agent, token);
   });
 

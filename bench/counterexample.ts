@@ -22,7 +22,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import process from "node:process";
 import { findCounterexample } from "../lib/counterexample/search.ts";
-import { build, reproduce, tableSql, validate } from "./_counterexample_check.ts";
+import { build, reproduce, tableSql, validate } from "./counterexample_check.ts";
 import { cliCommand as cliCommandOf, cliSearch } from "./_counterexample_cli.ts";
 import {
   type Instance,

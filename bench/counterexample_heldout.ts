@@ -23,7 +23,7 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import process from "node:process";
-import { reproduce, tableSql, validate } from "./_counterexample_check.ts";
+import { reproduce, tableSql, validate } from "./counterexample_check.ts";
 import { type CliClaim, cliCommand, cliSearch } from "./_counterexample_cli.ts";
 import { type HeldoutDb, heldoutDb } from "./_heldout_dbs.ts";
 import { type HeldoutInstance, heldoutInstances } from "./_heldout_pairs.ts";

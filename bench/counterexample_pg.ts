@@ -26,7 +26,7 @@ import { PGlite } from "@electric-sql/pglite";
 import { findCounterexample } from "../lib/counterexample/search.ts";
 import { keepPgEngines } from "../lib/counterexample/pg_given.ts";
 import { compareRows } from "../lib/compare/rows.ts";
-import { pgliteParsers } from "../lib/databases/_types.ts";
+import { pgliteParsers } from "../lib/databases/pg_types.ts";
 
 const ROOT = path.resolve(import.meta.dirname ?? ".", "..");
 const cli = process.argv.includes("--cli");

@@ -1,10 +1,10 @@
 /**
- * The damaged-file sweep: every kind of damage of tests/_damage.ts on every
+ * The damaged-file sweep: every kind of damage of tests/damage.ts on every
  * variant (page sizes 512, 1024, 4096, 16384, 65536; auto_vacuum none and
  * full), and SQLite's own damaged test databases (every dump of the test
- * suite in SQLite's source tree, tests/_sqlite_dumps.ts: set
+ * suite in SQLite's source tree, tests/sqlite_dumps.ts: set
  * DBAGENTEVAL_SQLITE_SOURCE or run .ci/sqlite_source), each through every
- * command of tests/_damage_check.ts. Prints, per file, a letter per
+ * command of tests/damage_check.ts. Prints, per file, a letter per
  * command: `r` refused as damaged, `=` what SQLite reads, `X` neither (with
  * what it gave). The test suite (tests/damaged_files_test.ts) runs a
  * quicker cut of the same.
@@ -25,9 +25,9 @@ import {
   validFile,
   type Variant,
   writeFile,
-} from "../tests/_damage.ts";
-import { COMMANDS, judge } from "../tests/_damage_check.ts";
-import { dumpFiles, dumpsOf } from "../tests/_sqlite_dumps.ts";
+} from "../tests/damage.ts";
+import { COMMANDS, judge } from "../tests/damage_check.ts";
+import { dumpFiles, dumpsOf } from "../tests/sqlite_dumps.ts";
 import { SQLITE_SOURCE, SYSTEM_TOOLS } from "../tests/system_packages.ts";
 
 const arg = (name: string): string | undefined => {

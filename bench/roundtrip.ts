@@ -1,6 +1,6 @@
 /**
  * The `db diff --sql` and `--changeset` round trip on fresh seeded pairs
- * (tests/_diff_pairs.ts with the round-trip shapes; seeds outside the
+ * (tests/diff_pairs.ts with the round-trip shapes; seeds outside the
  * tests' own): each pair's --sql applied with the sqlite3 shell, its
  * --changeset with sqlite3changeset_apply, and each result diffed against
  * the after file. Prints how many held, and every pair that did not.
@@ -12,14 +12,14 @@
  */
 import process from "node:process";
 import { tempDir } from "../tests/fixtures.ts";
-import { buildPair } from "../tests/_diff_pairs.ts";
+import { buildPair } from "../tests/diff_pairs.ts";
 import {
   applyChangeset,
   applySqlWithShell,
   changesetPatch,
   differences,
   sqlPatch,
-} from "../tests/_apply_patch.ts";
+} from "../tests/apply_patch.ts";
 
 function flag(name: string, fallback: number): number {
   const i = process.argv.indexOf(name);

@@ -6,7 +6,7 @@
  * @module
  */
 import type { Trace } from "../lib/eval/trace.ts";
-import { type SqliteAccess, sqliteAccess } from "../lib/sqlite/_authorizer.ts";
+import { type SqliteAccess, sqliteAccess } from "../lib/sqlite/authorizer.ts";
 
 const byTrace = new WeakMap<Trace, Map<string, Promise<SqliteAccess>>>();
 

@@ -8,7 +8,7 @@ import { SqlRule, type SqlRuleOptions } from "./sql_rule.ts";
 import { allowedNames, type NameSource } from "./allowed_names.ts";
 import { pyList, type QueryModel } from "./query_model.ts";
 import { UnreadableSql } from "./_parse.ts";
-import type { SqliteAccess } from "../lib/sqlite/_authorizer.ts";
+import type { SqliteAccess } from "../lib/sqlite/authorizer.ts";
 
 /**
  * Passes when every column the SQL references, in any clause, is in the list

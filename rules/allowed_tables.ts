@@ -7,7 +7,7 @@ import type { Trace } from "../lib/eval/trace.ts";
 import { SqlRule, type SqlRuleOptions } from "./sql_rule.ts";
 import { allowedNames, type NameSource } from "./allowed_names.ts";
 import { pyList, type QueryModel, tableRefs } from "./query_model.ts";
-import type { SqliteAccess } from "../lib/sqlite/_authorizer.ts";
+import type { SqliteAccess } from "../lib/sqlite/authorizer.ts";
 
 const WRITES = new Set(["INSERT", "UPDATE", "DELETE"]);
 

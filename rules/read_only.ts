@@ -6,7 +6,7 @@
 import type { Trace } from "../lib/eval/trace.ts";
 import { SqlRule, type SqlRuleOptions } from "./sql_rule.ts";
 import type { QueryModel } from "./query_model.ts";
-import type { SqliteAccess } from "../lib/sqlite/_authorizer.ts";
+import type { SqliteAccess } from "../lib/sqlite/authorizer.ts";
 
 /** Authorizer actions of a statement that only reads. */
 const READ_ACTIONS = new Set(["READ", "SELECT", "FUNCTION", "RECURSIVE"]);

@@ -18,7 +18,7 @@ import { DatabaseSync } from "node:sqlite";
 import { makeDb, tempDir } from "../tests/fixtures.ts";
 import { Trace } from "../lib/eval/trace.ts";
 import type { CheckResult } from "../lib/eval/check.ts";
-import { sqliteAccess } from "../lib/sqlite/_authorizer.ts";
+import { sqliteAccess } from "../lib/sqlite/authorizer.ts";
 import { AllowedColumns, AllowedTables, ReadOnly } from "./mod.ts";
 import { parseSqlModel } from "./_parse.ts";
 import { loadPgQuery, pgParse } from "./_pg_query.ts";

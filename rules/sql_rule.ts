@@ -10,7 +10,7 @@ import type { TestCase } from "../lib/eval/case.ts";
 import type { Trace } from "../lib/eval/trace.ts";
 import { traceSqlModel, UnreadableSql } from "./_parse.ts";
 import { traceSqliteAccess } from "./_sqlite_access.ts";
-import type { SqliteAccess } from "../lib/sqlite/_authorizer.ts";
+import type { SqliteAccess } from "../lib/sqlite/authorizer.ts";
 import { type Dialect, toDialect } from "./dialect.ts";
 import type { QueryModel } from "./query_model.ts";
 

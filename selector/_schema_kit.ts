@@ -8,7 +8,8 @@
  * @module
  */
 import * as v from "valibot";
-import { describeInput, suggest, unknownName } from "./_text.ts";
+import { describeInput, unknownName } from "./_text.ts";
+import { suggest } from "../lib/suggest.ts";
 import type { Scalar } from "./types.ts";
 
 /** A valibot schema from unknown input to `T`. */

@@ -16,7 +16,7 @@ import * as path from "node:path";
 import process from "node:process";
 import { cliCommand } from "./cli.ts";
 import { tempDir } from "./fixtures.ts";
-import { leftBehind, processesMatching } from "./_process_table.ts";
+import { leftBehind, processesMatching } from "./process_table.ts";
 import { needs } from "./system_packages.ts";
 
 const dir = tempDir("dbagenteval-agent-processes-");

@@ -1,5 +1,5 @@
 /**
- * One table of SQLite values (tests/_value_table.ts) through every
+ * One table of SQLite values (tests/value_table.ts) through every
  * transport: an agent over --agent-cmd and --agent-url writes each value as
  * a Python agent writes it (a bare integer past 2^53, `1.0`, `-0.0`, the
  * codec's `{"$blob": ...}`), and an --agent module returns the values
@@ -12,7 +12,7 @@ import assert from "node:assert/strict";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { commandAgent } from "../lib/agents/command_agent.ts";
-import { agentService, replying } from "./_agent_service.ts";
+import { agentService, replying } from "./agent_service.ts";
 import { httpAgent } from "../lib/agents/http_agent.ts";
 import { moduleAgent } from "../lib/agents/module_agent.ts";
 import type { ClosableAgent } from "../lib/agents/types.ts";
@@ -22,7 +22,7 @@ import { runSuite } from "../lib/eval/suite.ts";
 import { runCli } from "./cli.ts";
 import { tempDir } from "./fixtures.ts";
 import { needs } from "./system_packages.ts";
-import { VALUES } from "./_value_table.ts";
+import { VALUES } from "./value_table.ts";
 
 const dir = tempDir("dbagenteval-agent-values-");
 after(() => dir.cleanup());
@@ -49,7 +49,7 @@ for line in sys.stdin:
 const module = dir.file("agent.ts");
 fs.writeFileSync(
   module,
-  `import { VALUES } from ${JSON.stringify(path.resolve(import.meta.dirname!, "_value_table.ts"))};
+  `import { VALUES } from ${JSON.stringify(path.resolve(import.meta.dirname!, "value_table.ts"))};
 export const agent = (q: string) => ({ rows: [{ v: VALUES[Number(q.split(" ")[1])]![1] }] });
 `,
 );

@@ -12,7 +12,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { tempDir } from "./fixtures.ts";
 import { cliCommand, ROOT, runCli } from "./cli.ts";
-import { leftBehind } from "./_process_table.ts";
+import { leftBehind } from "./process_table.ts";
 import { needs } from "./system_packages.ts";
 
 const dir = tempDir("dbagenteval-agents-cli-");

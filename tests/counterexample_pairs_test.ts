@@ -10,7 +10,7 @@ import assert from "node:assert/strict";
 import * as path from "node:path";
 import { tempDir } from "./fixtures.ts";
 import { findCounterexample } from "../lib/counterexample/search.ts";
-import { build, reproduce, tableSql, validate } from "../bench/_counterexample_check.ts";
+import { build, reproduce, tableSql, validate } from "../bench/counterexample_check.ts";
 import { instances, LAB_SQL, type PairDb, SHOP_SQL } from "../bench/counterexample_pairs.ts";
 import { ROOT } from "./cli.ts";
 

@@ -1,12 +1,12 @@
 /**
  * The damaged-file suite: databases damaged one invariant at a time (made
- * here from valid files, tests/_damage.ts: leaves swapped, a duplicate
+ * here from valid files, tests/damage.ts: leaves swapped, a duplicate
  * rowid, a reserved serial type, an interior page listing a child twice, an
  * overflow chain shared or looping, a cell count that does not fit, and
  * more), across page sizes 512, 4096 and 65536 with auto_vacuum off and on,
  * and SQLite's own damaged test databases (every dump of its test suite,
- * read from a copy of SQLite's source tree: tests/_sqlite_dumps.ts).
- * For each, every command (tests/_damage_check.ts: db diff both ways and
+ * read from a copy of SQLite's source tree: tests/sqlite_dumps.ts).
+ * For each, every command (tests/damage_check.ts: db diff both ways and
  * with itself, --summary, --table, --sql, --select, db info) either says
  * the file is damaged or gives exactly what it gives on what SQLite reads
  * from the file, and never an answer when SQLite cannot read it; and the
@@ -23,7 +23,7 @@ import process from "node:process";
 import { tempDir } from "./fixtures.ts";
 import { runCli } from "./cli.ts";
 import { needs, SQLITE_SOURCE, SYSTEM_TOOLS } from "./system_packages.ts";
-import { dumpFiles, dumpsOf } from "./_sqlite_dumps.ts";
+import { dumpFiles, dumpsOf } from "./sqlite_dumps.ts";
 import {
   changedCopy,
   DAMAGES,
@@ -32,8 +32,8 @@ import {
   validFile,
   type Variant,
   writeFile,
-} from "./_damage.ts";
-import { COMMANDS, judge } from "./_damage_check.ts";
+} from "./damage.ts";
+import { COMMANDS, judge } from "./damage_check.ts";
 
 const dir = tempDir("dbagenteval-damaged-");
 after(() => dir.cleanup());
@@ -92,7 +92,7 @@ describe("a file damaged one invariant at a time", {
 describe("SQLite's own damaged test databases", {
   skip: !inProcess ? "the binary's pass runs the CLI cases" : needs("sqlite3", "sqliteSource"),
 }, () => {
-  // Read from SQLite's source tree at test time (tests/_sqlite_dumps.ts).
+  // Read from SQLite's source tree at test time (tests/sqlite_dumps.ts).
   const files = SYSTEM_TOOLS.sqliteSource.found() ? dumpFiles(SQLITE_SOURCE) : [];
   for (const f of files) {
     it(`are refused, or read as SQLite reads them, by every command: ${f}`, async () => {

@@ -13,10 +13,10 @@ import { diffSqliteDatabases } from "../lib/diff/diff_sqlite.ts";
 import {
   applyChangeset as applyChangesetTo,
   changesetPatch as changesetOf,
-} from "./_apply_patch.ts";
+} from "./apply_patch.ts";
 import { makeDb, tempDir } from "./fixtures.ts";
 import { runCli } from "./cli.ts";
-import { buildPair } from "./_diff_pairs.ts";
+import { buildPair } from "./diff_pairs.ts";
 
 const dir = tempDir("dbagenteval-changeset-");
 after(() => dir.cleanup());

@@ -27,7 +27,7 @@ import * as fs from "node:fs";
 import process from "node:process";
 import { tempDir } from "./fixtures.ts";
 import { runCli } from "./cli.ts";
-import { buildPair, type Pair, type TableSpec } from "./_diff_pairs.ts";
+import { buildPair, type Pair, type TableSpec } from "./diff_pairs.ts";
 import { needs } from "./system_packages.ts";
 import { diffSqliteDatabases } from "../mod.ts";
 

@@ -16,7 +16,7 @@ import {
   changesetPatch,
   differences,
   sqlPatch,
-} from "./_apply_patch.ts";
+} from "./apply_patch.ts";
 import { needs } from "./system_packages.ts";
 
 const dir = tempDir("dbagenteval-patch-cases-");

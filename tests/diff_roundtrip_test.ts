@@ -22,14 +22,14 @@ import * as fs from "node:fs";
 import process from "node:process";
 import { tempDir } from "./fixtures.ts";
 import { runCli } from "./cli.ts";
-import { buildPair } from "./_diff_pairs.ts";
+import { buildPair } from "./diff_pairs.ts";
 import {
   applyChangeset,
   applySqlWithShell,
   changesetPatch,
   differences,
   sqlPatch,
-} from "./_apply_patch.ts";
+} from "./apply_patch.ts";
 import { needs } from "./system_packages.ts";
 
 const PAIRS = Number(process.env["DBAGENTEVAL_ROUNDTRIP_PAIRS"] ?? 60);

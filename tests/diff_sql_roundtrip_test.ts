@@ -1,5 +1,5 @@
 /**
- * `db diff --sql` round trip: for seeded random pairs (tests/_diff_pairs.ts)
+ * `db diff --sql` round trip: for seeded random pairs (tests/diff_pairs.ts)
  * the SQL is applied to a copy of the before file with the `sqlite3` shell,
  * and to an in-memory copy with our own engine (the WASM build); each result
  * diffed against the after file must show no difference, and `sqldiff`
@@ -16,13 +16,13 @@ import { spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import process from "node:process";
 import { openMemoryDatabase } from "../lib/sqlite/database.ts";
-import { loadSqlite } from "../lib/sqlite/_wasm.ts";
+import { loadSqlite } from "../lib/sqlite/wasm.ts";
 import { streamSqliteDiff } from "../lib/diff/diff_sqlite.ts";
 import { diffSqliteDatabases } from "../lib/diff/diff_sqlite.ts";
 import { SqlRenderer } from "../lib/diff/render_sql.ts";
 import { tempDir } from "./fixtures.ts";
 import { runCli } from "./cli.ts";
-import { buildPair } from "./_diff_pairs.ts";
+import { buildPair } from "./diff_pairs.ts";
 import { needs } from "./system_packages.ts";
 
 const PAIRS = Number(process.env["DBAGENTEVAL_SQL_PAIRS"] ?? 40);

@@ -17,7 +17,7 @@ import * as path from "node:path";
 import process from "node:process";
 import { cliCommand, ROOT } from "./cli.ts";
 import { makeDb, snapshotDir, tempDir } from "./fixtures.ts";
-import { processesMatching } from "./_process_table.ts";
+import { processesMatching } from "./process_table.ts";
 import { needs, type SystemToolName } from "./system_packages.ts";
 
 const dir = tempDir("dbagenteval-faults-");

@@ -37,7 +37,7 @@ export const CHROMIUM: string = process.env["CHROMIUM"] ?? which("chromium") ?? 
 
 /**
  * A copy of SQLite's source tree, for its test suite's damaged databases
- * (tests/_sqlite_dumps.ts): $DBAGENTEVAL_SQLITE_SOURCE, or where .ci/run
+ * (tests/sqlite_dumps.ts): $DBAGENTEVAL_SQLITE_SOURCE, or where .ci/run
  * unpacks Debian's (`.ci/sqlite_source`).
  */
 export const SQLITE_SOURCE: string = process.env["DBAGENTEVAL_SQLITE_SOURCE"] ??

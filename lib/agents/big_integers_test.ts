@@ -16,7 +16,7 @@ import { sqliteExecutor } from "../sqlite/executor.ts";
 import { makeDb, tempDir } from "../../tests/fixtures.ts";
 import type { ClosableAgent } from "./types.ts";
 import { commandAgent } from "./command_agent.ts";
-import { agentService, replying } from "../../tests/_agent_service.ts";
+import { agentService, replying } from "../../tests/agent_service.ts";
 import { httpAgent } from "./http_agent.ts";
 import { parseReplyJson } from "./_protocol.ts";
 

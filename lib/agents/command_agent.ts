@@ -17,8 +17,8 @@ import type { AgentContext } from "../eval/agent.ts";
 import { AgentProcess, type AgentProcessOptions } from "./_agent_process.ts";
 import { ProcessPool } from "./_process_pool.ts";
 import { agentRequest, clip, nonJsonNumberHint, parseReplyJson, readReply } from "./_protocol.ts";
-import { missingScript } from "./_missing_script.ts";
-import { splitCommand } from "./_split_command.ts";
+import { missingScript } from "./missing_script.ts";
+import { splitCommand } from "./split_command.ts";
 import type { ClosableAgent } from "./types.ts";
 
 /**

@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { makeDb, tempDir } from "../../tests/fixtures.ts";
-import { leftBehind } from "../../tests/_process_table.ts";
+import { leftBehind } from "../../tests/process_table.ts";
 import { defineCase } from "../eval/cases.ts";
 import { runSuite } from "../eval/suite.ts";
 import { UsageError } from "../errors.ts";

@@ -7,7 +7,7 @@ import { runSuite } from "../eval/suite.ts";
 import { UsageError } from "../errors.ts";
 import { parseHeaders } from "./headers.ts";
 import { httpAgent } from "./http_agent.ts";
-import { agentService } from "../../tests/_agent_service.ts";
+import { agentService } from "../../tests/agent_service.ts";
 
 /** What the fake agent service does for a question: the status and body of each attempt. */
 const SCRIPTS: Record<

@@ -12,7 +12,7 @@
 import * as v from "valibot";
 import type { Check } from "../eval/check.ts";
 import type { RuleSpec } from "../run/run_setup.ts";
-import { suggest } from "../../selector/_text.ts";
+import { suggest } from "../suggest.ts";
 import {
   AllowedColumns,
   AllowedTables,

@@ -12,8 +12,8 @@ import * as path from "node:path";
 import { prepareOutputFile } from "../run/output.ts";
 import { moduleCandidates, parseModuleRef } from "../run/load_module.ts";
 import { DATABASE_KINDS } from "../databases/registry.ts";
-import { missingScript } from "../agents/_missing_script.ts";
-import { splitCommand } from "../agents/_split_command.ts";
+import { missingScript } from "../agents/missing_script.ts";
+import { splitCommand } from "../agents/split_command.ts";
 import type { ConfigValueType } from "./config.ts";
 
 /** Path keys that name a folder the run creates, not a file that must exist. */

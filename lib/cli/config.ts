@@ -27,7 +27,7 @@ import { type Document, LineCounter, parse as parseYaml, parseDocument } from "y
 import { ConfigFileError, UsageError } from "../errors.ts";
 import { yamlErrorMessage } from "../eval/yaml_message.ts";
 import { yamlLineOf } from "../eval/yaml_line.ts";
-import { suggest } from "../../selector/_text.ts";
+import { suggest } from "../suggest.ts";
 import { checkConfigFile } from "./_config_values.ts";
 import { parseModuleRef } from "../run/load_module.ts";
 import { resolveDatabasePath } from "../databases/registry.ts";

@@ -11,7 +11,7 @@ import { diffFilesystemDatabases } from "../diff/diff_filesystem.ts";
 import { diffSqliteDatabases, streamSqliteDiff } from "../diff/diff_sqlite.ts";
 import { foldName } from "../diff/names.ts";
 import { diffChanged, renderDiffSummary } from "../diff/render_summary.ts";
-import { suggest } from "../../selector/_text.ts";
+import { suggest } from "../suggest.ts";
 import type { DiffOptions } from "../diff/options.ts";
 import { renderDiffText } from "../diff/render_text.ts";
 import { checkOutputs, humanStream } from "../run/output.ts";

@@ -10,6 +10,7 @@ import { setTimeout } from "node:timers";
 import { UsageError } from "../errors.ts";
 import { progressLine, progressObserver } from "../run/progress.ts";
 import { runEval } from "../run/run.ts";
+import { aliasOwnPackage } from "../run/load_module.ts";
 import type { RunOptions } from "../run/run_setup.ts";
 
 export type { RunOptions };
@@ -58,6 +59,9 @@ export async function runCommand(file: string | undefined, options: RunOptions):
       "give a cases file: dbagenteval run cases.yaml, or cases: in dbagenteval.yaml",
     );
   }
+  // A module the run loads (--execute, --rules, --judge) that imports the
+  // package gets this copy of it (lib/run/load_module.ts).
+  aliasOwnPackage(() => import("../../mod.ts"));
   const { exitCode } = await runEval(file, options, {
     observers: [progressObserver(progressLine())],
     resumeCommand,

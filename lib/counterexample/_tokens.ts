@@ -1,6 +1,6 @@
 /**
  * A light SQL tokenizer: enough to find a query's literal constants, the
- * identifiers it names, and the comparisons it makes (`_atoms.ts`). It does
+ * identifiers it names, and the comparisons it makes (`atoms.ts`). It does
  * not parse; a token it misreads only makes the search try a less useful
  * value, never a wrong claim (every candidate database is judged by running
  * the queries).

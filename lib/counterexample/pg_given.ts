@@ -22,7 +22,7 @@ import { type Execute, type PgSchema, readPgSchema } from "./pg_schema.ts";
 import { PgRows } from "./pg_rows.ts";
 import { insertSql, keepEngine, PgSandbox } from "./pg_sandbox.ts";
 import { pgLiteral, pgValue } from "./pg_sql.ts";
-import type { Random } from "./_random.ts";
+import type { Random } from "./random.ts";
 import type { QueryWords } from "./_tokens.ts";
 import { ident } from "../sqlite/sql_text.ts";
 

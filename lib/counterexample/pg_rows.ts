@@ -15,7 +15,7 @@ import type { GivenRows } from "./given.ts";
 import type { Execute } from "./pg_schema.ts";
 import { pgLiteral, pgValue } from "./pg_sql.ts";
 import type { SearchForeignKey, SearchSchema, SearchTable } from "./schema.ts";
-import type { Random } from "./_random.ts";
+import type { Random } from "./random.ts";
 import { ident } from "../sqlite/sql_text.ts";
 
 const FIRST_ROWS = 40;

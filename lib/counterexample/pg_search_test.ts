@@ -5,7 +5,7 @@ import { PGlite } from "@electric-sql/pglite";
 import { snapshotDir, tempDir } from "../../tests/fixtures.ts";
 import { NO_SERVER, POSTGRES_URL } from "../../tests/postgres_server.ts";
 import { compareRows } from "../compare/rows.ts";
-import { pgliteParsers } from "../databases/_types.ts";
+import { pgliteParsers } from "../databases/pg_types.ts";
 import { openReferenceDatabase } from "../databases/registry.ts";
 import { findCounterexample } from "./search.ts";
 import { keepPgEngines } from "./pg_given.ts";

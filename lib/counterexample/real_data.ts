@@ -9,7 +9,7 @@
 import type { Database } from "../sqlite/database.ts";
 import type { SqliteValue } from "../sqlite/value.ts";
 import type { CandidateRow } from "./candidate.ts";
-import type { Random } from "./_random.ts";
+import type { Random } from "./random.ts";
 import type { SearchForeignKey, SearchTable } from "./schema.ts";
 import { ident } from "../sqlite/sql_text.ts";
 

@@ -17,11 +17,11 @@ import type { SearchTable } from "./schema.ts";
 import { shrink } from "./shrink.ts";
 import { STRATEGIES, type Strategy, type StrategyContext } from "./strategies/mod.ts";
 import { targetedCandidates } from "./strategies/targeted.ts";
-import { Random } from "./_random.ts";
+import { Random } from "./random.ts";
 import { type QueryWords, queryWords } from "./_tokens.ts";
 import { openSqliteGiven } from "./sqlite_given.ts";
-import { queryShape } from "./_query_shape.ts";
-import { foldAtoms } from "./_atoms.ts";
+import { queryShape } from "./query_shape.ts";
+import { foldAtoms } from "./atoms.ts";
 
 /** The given database is tried as it is when each table has at most this many rows. */
 const GIVEN_ROWS = 2000;

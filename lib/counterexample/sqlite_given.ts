@@ -13,7 +13,7 @@ import { RealData } from "./real_data.ts";
 import { changesFromGiven, databaseScript } from "./render.ts";
 import { Sandbox } from "./sandbox.ts";
 import { readSearchSchema } from "./schema.ts";
-import type { Random } from "./_random.ts";
+import type { Random } from "./random.ts";
 import type { QueryWords } from "./_tokens.ts";
 
 /**

@@ -12,7 +12,7 @@
  * @module
  */
 import { Buffer } from "node:buffer";
-import { INT8, TEXT_TIME_TYPES } from "./_types.ts";
+import { INT8, TEXT_TIME_TYPES } from "./pg_types.ts";
 
 /** Each array type and its element type. */
 export const ARRAY_TYPES_SQL = `SELECT a.oid::int AS array_oid, a.typelem::int AS element_oid

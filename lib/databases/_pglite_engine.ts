@@ -19,7 +19,7 @@
  * @module
  */
 import * as fs from "node:fs";
-import { pgliteParsers, SESSION_SETTINGS } from "./_types.ts";
+import { pgliteParsers, SESSION_SETTINGS } from "./pg_types.ts";
 import { pgliteStart } from "./_pglite_start.ts";
 
 /** Where an engine starts from. */

@@ -19,7 +19,7 @@
 import { UsageError } from "../errors.ts";
 import { type ResultRows, resultRows } from "../row_set.ts";
 import { connectProblem, postgresTarget, targetText, urlProblem } from "./_target.ts";
-import { INT8, SESSION_SETTINGS, TEXT_TIME_TYPES } from "./_types.ts";
+import { INT8, SESSION_SETTINGS, TEXT_TIME_TYPES } from "./pg_types.ts";
 import { PgSessions } from "./_pg_session.ts";
 import { ARRAY_TYPES_SQL, arrayTypes } from "./_pg_arrays.ts";
 import { PRIVILEGES_SQL, refusal, serverRights } from "./_pg_privileges.ts";

@@ -6,7 +6,7 @@
  * @module
  */
 import { emptyRow, type SqliteRow, type SqliteValue } from "../sqlite/value.ts";
-import { collectGarbage } from "../sqlite/_collect_garbage.ts";
+import { collectGarbage } from "../sqlite/collect_garbage.ts";
 import type { RowEvent } from "./listener.ts";
 import type { AddedRow, ChangedRow, RemovedRow } from "./types.ts";
 

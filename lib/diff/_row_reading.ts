@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { collectGarbage } from "../sqlite/_collect_garbage.ts";
+import { collectGarbage } from "../sqlite/collect_garbage.ts";
 import type { SqliteRow, SqliteValue } from "../sqlite/value.ts";
 import { emptyRow } from "../sqlite/value.ts";
 import { ident } from "../sqlite/sql_text.ts";
@@ -41,7 +41,7 @@ export function pick(row: SqliteRow, names: readonly string[]): SqliteRow {
   return out;
 }
 
-/** How many range queries run between two collections under Bun (see _collect_garbage.ts). */
+/** How many range queries run between two collections under Bun (see collect_garbage.ts). */
 const GC_EVERY_RANGES = 20_000;
 
 /** Runs `stmt` once per range (or once without ranges), calling `each` per row. */

@@ -167,19 +167,17 @@ function enginePlan(job: TableJob, ctx: StrategyContext, residue: boolean): Tabl
       if (pages?.identical === true) return noRows(either, rows);
       const db = await ctx.engine.dbWith(either.name);
       // The indexes SQLite looks rows up through, in key order.
-      if (job.before !== null && ctx.pages.before !== null) {
-        await checkIndexOrder(
-          db,
-          ctx.engine.beforeSchema,
-          job.before,
-          ctx.pages.before,
-          pages?.ordered,
-        );
-      }
-      if (job.after !== null && ctx.pages.after !== null) {
-        const ordered = pages?.ordered;
-        await checkIndexOrder(db, ctx.engine.afterSchema, job.after, ctx.pages.after, ordered);
-      }
+      const { before: pa, after: pb } = ctx.pages;
+      await checkIndexOrder(
+        db,
+        job.before === null || pa === null
+          ? null
+          : { schema: ctx.engine.beforeSchema, table: job.before, pages: pa },
+        job.after === null || pb === null
+          ? null
+          : { schema: ctx.engine.afterSchema, table: job.after, pages: pb },
+        pages?.ordered,
+      );
       return namingTable(either, () =>
         diffTableData({
           db,

@@ -112,7 +112,7 @@ function started(a: string, b: string): boolean {
   fs.writeFileSync(
     script,
     `import { diffSqliteDatabases } from ${JSON.stringify(`${lib}/diff/diff_sqlite.ts`)};
-     import { sqliteStarted } from ${JSON.stringify(`${lib}/sqlite/_wasm.ts`)};
+     import { sqliteStarted } from ${JSON.stringify(`${lib}/sqlite/wasm.ts`)};
      await diffSqliteDatabases(${JSON.stringify(a)}, ${JSON.stringify(b)}, { tables: ["t"] });
      console.log(JSON.stringify(sqliteStarted()));`,
   );

@@ -76,7 +76,7 @@ function childDiff(a: string, b: string, tables: string[]): { status: string; st
   fs.writeFileSync(
     script,
     `import { diffSqliteDatabases } from ${JSON.stringify(`${lib}/diff/diff_sqlite.ts`)};
-     import { sqliteStarted } from ${JSON.stringify(`${lib}/sqlite/_wasm.ts`)};
+     import { sqliteStarted } from ${JSON.stringify(`${lib}/sqlite/wasm.ts`)};
      const d = await diffSqliteDatabases(${JSON.stringify(a)}, ${JSON.stringify(b)}, {
        tables: ${JSON.stringify(tables)},
      });

@@ -2,7 +2,7 @@ import { describe, it } from "node:test";
 import assert from "node:assert/strict";
 import * as fs from "node:fs";
 import { makeDb, snapshotDir, tempDir } from "../../tests/fixtures.ts";
-import { tempFileStats } from "../sqlite/_temp_files.ts";
+import { tempFileStats } from "../sqlite/temp_files.ts";
 import { diffSqliteDatabases } from "./diff_sqlite.ts";
 import { rowSummary, table } from "./_test_util.ts";
 import { renderDiffText, type RenderOptions } from "./render_text.ts";

@@ -42,7 +42,7 @@ function childDiff(a: string, b: string): { status: string; started: boolean } {
   fs.writeFileSync(
     script,
     `import { diffSqliteDatabases } from ${JSON.stringify(`${lib}/diff/diff_sqlite.ts`)};
-     import { sqliteStarted } from ${JSON.stringify(`${lib}/sqlite/_wasm.ts`)};
+     import { sqliteStarted } from ${JSON.stringify(`${lib}/sqlite/wasm.ts`)};
      const d = await diffSqliteDatabases(${JSON.stringify(a)}, ${JSON.stringify(b)});
      console.log(JSON.stringify({ status: d.databases[0].status, started: sqliteStarted() }));`,
   );

@@ -12,7 +12,7 @@
  */
 import * as v from "valibot";
 import { UsageError } from "../errors.ts";
-import { collectGarbage } from "../sqlite/_collect_garbage.ts";
+import { collectGarbage } from "../sqlite/collect_garbage.ts";
 import { encodeValue } from "../sqlite/value_json.ts";
 import { diffSchema } from "./_json_schema.ts";
 import { plainJson } from "./_kept_rows.ts";
@@ -192,7 +192,7 @@ function isPlain(value: object): boolean {
 
 /**
  * How much text is written between two collections under Bun (see
- * _collect_garbage.ts): its collector let the pieces' garbage grow the heap
+ * collect_garbage.ts): its collector let the pieces' garbage grow the heap
  * by 60 MB for the 22 MB document of a 995-column table's kept rows; a
  * collection every 4 MB (some 8 ms each) keeps it to 10.
  */

@@ -21,7 +21,7 @@ import {
   changesetPatch,
   differences,
   sqlPatch,
-} from "../../tests/_apply_patch.ts";
+} from "../../tests/apply_patch.ts";
 
 async function diff(a: string, b: string): Promise<DatabaseChange> {
   return (await diffSqliteDatabases(a, b)).databases[0]!;

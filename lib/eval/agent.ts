@@ -7,7 +7,7 @@
  * @module
  */
 import { TraceError } from "../errors.ts";
-import { jsonText, nameList } from "./_json.ts";
+import { jsonText, nameList } from "./json_text.ts";
 import { isRowSet, type KeyedRows, readRowSet, rowKeys } from "../row_set.ts";
 import { type Row, STAGE_KINDS, type StageInput, type StageKind, Trace } from "./trace.ts";
 

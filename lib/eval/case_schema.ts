@@ -10,8 +10,8 @@ import * as v from "valibot";
 import { SelectorError } from "../errors.ts";
 import { parseSelector } from "../../selector/match.ts";
 import type { Expect, TestCase } from "./case.ts";
-import { nameList } from "./_json.ts";
-import { suggest } from "../../selector/_text.ts";
+import { nameList } from "./json_text.ts";
+import { suggest } from "../suggest.ts";
 import { STAGE_KINDS } from "./trace.ts";
 
 /** A step of a path into a case: a key or a list index. */

@@ -23,7 +23,7 @@ import {
   slugify,
   unreadableError,
 } from "./cases.ts";
-import { DB_EXPECT_KEYS } from "./checks/_db_expect.ts";
+import { DB_EXPECT_KEYS } from "./checks/db_expect.ts";
 import { LineReader } from "./_line_reader.ts";
 
 /** What selecting and sharding a case needs: its id, its tags, its position. */

@@ -10,7 +10,7 @@ import { type CheckContext, type CheckResult, ERROR, type Judge, type Status } f
 import type { TestCase } from "./case.ts";
 import { type CaseInput, defineCase } from "./cases.ts";
 import { builtinChecks } from "./checks/builtin.ts";
-import { jsonText } from "./_json.ts";
+import { jsonText } from "./json_text.ts";
 import { Scorecard } from "./scorecard.ts";
 import { type Row, type StageInput, Trace } from "./trace.ts";
 import { type Agent, type AgentContext, readRows, toTrace } from "./agent.ts";

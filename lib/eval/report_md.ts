@@ -7,7 +7,7 @@
 import { PASS, SKIP } from "./check.ts";
 import { caseProblems, type SuiteResult } from "./suite.ts";
 import { type RunFile, type RunFileScore, toRunFile } from "./run_file.ts";
-import { jsonText } from "./_json.ts";
+import { jsonText } from "./json_text.ts";
 import { passAtK, passHatK } from "./pass_at_k.ts";
 
 function cell(text: string): string {

@@ -9,7 +9,7 @@ import { findJsonError } from "./_json_error.ts";
 import * as v from "valibot";
 import { UsageError } from "../errors.ts";
 import { VERSION } from "../version.ts";
-import { jsonText } from "./_json.ts";
+import { jsonText } from "./json_text.ts";
 import { diffToJson } from "../diff/json.ts";
 import { decodeRunFileRows, runFileRows } from "./run_file_json.ts";
 import type { CheckResult, CounterexampleFinding, Status } from "./check.ts";

@@ -2,7 +2,7 @@ import { after, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import * as fs from "node:fs";
 import { makeDb, tempDir } from "../../tests/fixtures.ts";
-import { VALUES } from "../../tests/_value_table.ts";
+import { VALUES } from "../../tests/value_table.ts";
 import { sqliteExecutor } from "../sqlite/executor.ts";
 import { defineCase } from "./cases.ts";
 import { parseRunFile, readRunFile, runFileCase, toRunFile } from "./run_file.ts";

@@ -9,7 +9,7 @@ import type { TestCase } from "./case.ts";
 import type { Agent } from "./agent.ts";
 import type { RunCaseOptions } from "./evaluate.ts";
 import type { Scorecard } from "./scorecard.ts";
-import { DB_EXPECT_KEYS } from "./checks/_db_expect.ts";
+import { DB_EXPECT_KEYS } from "./checks/db_expect.ts";
 import type { CaseFeed } from "./case_source.ts";
 import { type FeedNeeds, runLoop, type RunObserver } from "./run_loop.ts";
 

@@ -3,7 +3,7 @@
  * outputs, how much of it there may be, and its removal on every exit path.
  *
  * - Bytes: every engine's scratch files (SQLite's sorter spill and
- *   temporary tables, `lib/sqlite/_temp_files.ts`) are counted against one
+ *   temporary tables, `lib/sqlite/temp_files.ts`) are counted against one
  *   cap for the process, the pool's workers included (they share the count
  *   through shared memory): a write past it fails, and the query with it
  *   ("database or disk is full"), not the machine's disk.

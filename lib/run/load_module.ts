@@ -89,6 +89,25 @@ interface BunPluginBuild {
   ): void;
 }
 
+let ownPackage: (() => Promise<unknown>) | undefined;
+
+/**
+ * Makes the modules loaded from now on get `load()`'s module when they
+ * import the package (see installPackageAlias): the CLI passes its own
+ * mod.ts, which this room, below mod.ts, cannot import. A script that
+ * calls the library has the package installed and needs no alias.
+ *
+ * @param load imports the package's mod.ts
+ * @example
+ * ```ts
+ * import { aliasOwnPackage } from "./load_module.ts";
+ * aliasOwnPackage(() => import("../../mod.ts"));
+ * ```
+ */
+export function aliasOwnPackage(load: () => Promise<unknown>): void {
+  ownPackage = load;
+}
+
 /**
  * Under Bun, and in the compiled binary (which has no node_modules), a user
  * module that imports the package, by name (`dbagenteval`,
@@ -99,11 +118,12 @@ interface BunPluginBuild {
  * mod.ts is the same module anyway.
  */
 function installPackageAlias(): void {
-  if (pluginInstalled) return;
+  const own = ownPackage;
+  if (pluginInstalled || own === undefined) return;
   pluginInstalled = true;
   const bun = (globalThis as { Bun?: { plugin?: (plugin: unknown) => void } }).Bun;
   if (bun?.plugin === undefined) return;
-  const self = async () => ({ exports: await import("../../mod.ts"), loader: "object" });
+  const self = async () => ({ exports: await own(), loader: "object" });
   bun.plugin({
     name: "dbagenteval-self",
     setup(build: BunPluginBuild) {

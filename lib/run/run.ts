@@ -22,7 +22,6 @@ import { DATABASE_KINDS } from "../databases/registry.ts";
 import { closeDefaultPool, configureDefaultPool, defaultPool } from "../isolation/pool.ts";
 import { limitsForResultMb } from "../isolation/service.ts";
 import { sweepLeftovers } from "../isolation/temp_storage.ts";
-import { shareSqlite } from "../sqlite/pooled.ts";
 import { UsageError } from "../errors.ts";
 import { VERSION } from "../version.ts";
 import { loadAgent } from "./agent_options.ts";
@@ -207,13 +206,11 @@ export async function runEval(
   const execute = reference?.execute;
   const databases = reference?.databases;
   const ready = reference?.database?.ready?.bind(reference.database);
-  // SQLite engines start before the cases, not inside their --timeout: one
-  // before the first case and one a case at once meanwhile; more (up to two
-  // a case) as slow statements need them (lib/isolation/pool.ts).
+  // A SQLite engine starts before the cases, not inside their --timeout
+  // (opening --db has started it already); more start as slow statements
+  // need them, up to two a case (lib/isolation/pool.ts).
   if (reference?.database?.kind === "sqlite" || databases !== undefined) {
-    const pool = await shareSqlite(defaultPool());
-    await pool.warm(1, "sqlite");
-    void pool.warm(Math.min(options.concurrency, remaining), "sqlite");
+    await defaultPool().warm(1, "sqlite");
   }
   let agent: ClosableAgent | undefined;
   let runFile: RunFileObserver | undefined;

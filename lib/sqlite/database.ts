@@ -8,7 +8,7 @@ import type { Database as Oo1Database } from "@sqlite.org/sqlite-wasm";
 import { SqliteOpenError, SqliteQueryError } from "../errors.ts";
 import { installReadOnlyVfs, READ_ONLY_VFS, withPageOne } from "./file_vfs.ts";
 import { checkSqliteFile, hotJournalError } from "./file_check.ts";
-import { loadSqlite, type Ptr, type Sqlite } from "./_wasm.ts";
+import { loadSqlite, type Ptr, type Sqlite } from "./wasm.ts";
 import { guardConnection, onStepStart } from "./guard.ts";
 import { type SqliteParams, Statement } from "./statement.ts";
 import type { SqliteRow } from "./value.ts";
@@ -261,7 +261,7 @@ export async function openReadOnly(
     // Exclusive mode before the first read: SQLite then keeps the WAL index in
     // heap memory (our VFS has no shared memory), and takes no file locks
     // through us anyway. Temp tables and sorts go to scratch files in the
-    // system temp folder (_temp_files.ts): in memory, SQLite's sorter would
+    // system temp folder (temp_files.ts): in memory, SQLite's sorter would
     // never spill, and a GROUP BY over a big keyless table would fill the heap.
     db.exec("PRAGMA locking_mode=EXCLUSIVE; PRAGMA temp_store=FILE");
     db.query("SELECT count(*) FROM sqlite_schema");

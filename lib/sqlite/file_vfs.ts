@@ -11,7 +11,7 @@
  *   created, deleted or locked (no fcntl locks, no `-shm` file);
  * - files SQLite wants to create (temp tables, sorter spill, journals of a
  *   temp database) are scratch files in the system temp folder, from
- *   temporary storage (_temp_files.ts), removed when closed: never beside
+ *   temporary storage (temp_files.ts), removed when closed: never beside
  *   the inputs. With `temp_store=FILE` (set by `openDatabase()`), SQLite's
  *   external sorter then keeps only about `cache_size` in memory;
  * - the io-methods are version 1 (no xShmMap), so SQLite only reads a WAL
@@ -27,8 +27,8 @@ import * as nodePath from "node:path";
 import { isHotJournal, realPath } from "./file_check.ts";
 import { MemoryFile } from "./_memory_file.ts";
 import { ReadAhead } from "./read_ahead.ts";
-import { closeTempFile, noteTempFileSize, openTempFile, type TempFile } from "./_temp_files.ts";
-import type { Ptr, Sqlite } from "./_wasm.ts";
+import { closeTempFile, noteTempFileSize, openTempFile, type TempFile } from "./temp_files.ts";
+import type { Ptr, Sqlite } from "./wasm.ts";
 
 /** The name the VFS is registered under. */
 export const READ_ONLY_VFS = "dbagenteval-ro";

@@ -20,7 +20,7 @@
  * @module
  */
 import type { JobContext } from "../isolation/service.ts";
-import { limitSqliteMemory, type Ptr, type Sqlite, useCompiledSqlite } from "./_wasm.ts";
+import { limitSqliteMemory, type Ptr, type Sqlite, useCompiledSqlite } from "./wasm.ts";
 
 /**
  * What a thread's engine runs under.

@@ -28,7 +28,7 @@ import { tempCapMb } from "../isolation/temp_storage.ts";
 import { type Database, openDatabase } from "./database.ts";
 import { guardJob } from "./guard.ts";
 import type { Statement } from "./statement.ts";
-import { loadSqlite, type Ptr, type Sqlite } from "./_wasm.ts";
+import { loadSqlite, type Ptr, type Sqlite } from "./wasm.ts";
 import type { SqliteValue } from "./value.ts";
 
 /** Connections a worker keeps open, the least recently used closed first. */

@@ -10,7 +10,7 @@
 import { PoolJobError, SqliteQueryError } from "../errors.ts";
 import { defaultPool, type WorkerPool } from "../isolation/pool.ts";
 import { checkSqliteFile } from "./file_check.ts";
-import { compileSqlite } from "./_wasm.ts";
+import { compileSqlite } from "./wasm.ts";
 import type { QueryArgs, QueryReply } from "./pool_service.ts";
 
 const SQLITE_INTERRUPT = 9;

@@ -6,7 +6,7 @@
  * @module
  */
 import type { Database } from "./database.ts";
-import type { Ptr, RawExports, Sqlite } from "./_wasm.ts";
+import type { Ptr, RawExports, Sqlite } from "./wasm.ts";
 import { decodeSqliteTextAt, encodeSqliteText } from "./text.ts";
 import { onStepStart } from "./guard.ts";
 import { setColumn, type SqliteRow, type SqliteValue } from "./value.ts";

@@ -1,7 +1,7 @@
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { Buffer } from "node:buffer";
-import { VALUES } from "../../tests/_value_table.ts";
+import { VALUES } from "../../tests/value_table.ts";
 import {
   decodeJsonAnywhere,
   decodeValue,

@@ -1,5 +1,5 @@
 /**
- * Values that meet, miss or sit on a query's comparisons (`_atoms.ts`): a
+ * Values that meet, miss or sit on a query's comparisons (`atoms.ts`): a
  * small finite-domain solver for one column at a time. The domain is what
  * the column could hold in a candidate: the given values, the queries'
  * constants and their neighbours in the column's type, plain values. A
@@ -10,7 +10,7 @@
  * @module
  */
 import type { SqliteValue } from "../../sqlite/value.ts";
-import type { Atom } from "../_atoms.ts";
+import type { Atom } from "../atoms.ts";
 import { boundaryValues, type ColumnPool } from "../pools.ts";
 
 function numeric(v: SqliteValue): number | null {

@@ -11,7 +11,7 @@
 import type { SqliteValue } from "../../sqlite/value.ts";
 import type { CandidateRow } from "../candidate.ts";
 import { type ColumnPool, plainValue } from "../pools.ts";
-import type { Random } from "../_random.ts";
+import type { Random } from "../random.ts";
 import type { Strategy, StrategyContext } from "./strategy.ts";
 
 function pickValue(pool: ColumnPool, random: Random, row: number): SqliteValue {

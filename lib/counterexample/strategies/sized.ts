@@ -10,7 +10,7 @@
  */
 import type { SqliteValue } from "../../sqlite/value.ts";
 import type { CandidateRow } from "../candidate.ts";
-import type { SizeTarget } from "../_query_shape.ts";
+import type { SizeTarget } from "../query_shape.ts";
 import { copies, freshValue, makeWorlds, worldRow } from "./_worlds.ts";
 import type { Strategy, StrategyContext } from "./strategy.ts";
 

@@ -6,10 +6,10 @@
  */
 import type { Candidate } from "../candidate.ts";
 import type { ColumnPool } from "../pools.ts";
-import type { Random } from "../_random.ts";
+import type { Random } from "../random.ts";
 import type { GivenRows } from "../given.ts";
 import type { SearchSchema } from "../schema.ts";
-import type { QueryShape } from "../_query_shape.ts";
+import type { QueryShape } from "../query_shape.ts";
 
 /** What a strategy may draw on. */
 export interface StrategyContext {

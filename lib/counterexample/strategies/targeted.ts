@@ -1,6 +1,6 @@
 /**
  * The targeted candidates, tried before any random one: built from the
- * queries' comparisons (`_atoms.ts`), not drawn by chance. First a witness:
+ * queries' comparisons (`atoms.ts`), not drawn by chance. First a witness:
  * one row per table, joined (`_worlds.ts`), with every compared column given
  * a value that meets the comparisons (`_solve.ts`). Then the witness
  * changed the ways near misses are caught, smallest first:
@@ -30,7 +30,7 @@ import type { Candidate } from "../candidate.ts";
 import type { ColumnPool } from "../pools.ts";
 import { plainValue } from "../pools.ts";
 import type { SearchTable } from "../schema.ts";
-import type { Atom } from "../_atoms.ts";
+import type { Atom } from "../atoms.ts";
 import { copyWorld, type Freshen, planRows, withOverride, type WorldSpec } from "./_plans.ts";
 import { type Check, edgeValues, meets, missing, solve } from "./_solve.ts";
 import { classesOf } from "./_worlds.ts";

@@ -9,7 +9,7 @@ import type { Selector } from "../../../selector/types.ts";
 import { Check, type CheckContext, type CheckResult, ERROR, FAIL, PASS } from "../check.ts";
 import type { TestCase } from "../case.ts";
 import type { Trace } from "../trace.ts";
-import { cannotTell, dbStage, expectValue, missingDiff, oneLine } from "./_db_expect.ts";
+import { cannotTell, dbStage, expectValue, missingDiff, oneLine } from "./db_expect.ts";
 
 /**
  * Passes when the diff of the agent's database copy matches the selector.

@@ -15,7 +15,7 @@ import { copyAgentDb, diffAgentCopy } from "../agent_db.ts";
 import { Check, type CheckContext, type CheckResult, ERROR, FAIL, PASS } from "../check.ts";
 import type { TestCase } from "../case.ts";
 import type { Trace } from "../trace.ts";
-import { cannotTell, dbStage, droppedRows, missingDiff, oneLine } from "./_db_expect.ts";
+import { cannotTell, dbStage, droppedRows, missingDiff, oneLine } from "./db_expect.ts";
 
 /**
  * What the agent's changes are compared with.

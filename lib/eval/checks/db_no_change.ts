@@ -8,7 +8,7 @@ import { explainMatch, parseSelector } from "../../../selector/mod.ts";
 import { Check, type CheckContext, type CheckResult, ERROR, FAIL, PASS } from "../check.ts";
 import type { TestCase } from "../case.ts";
 import type { Trace } from "../trace.ts";
-import { cannotTell, dbStage, expectValue, missingDiff, oneLine } from "./_db_expect.ts";
+import { cannotTell, dbStage, expectValue, missingDiff, oneLine } from "./db_expect.ts";
 
 /**
  * Fails when the diff of the agent's database copy matches the case's

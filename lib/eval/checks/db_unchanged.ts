@@ -9,7 +9,7 @@ import { matchesDiff } from "../../../selector/mod.ts";
 import { Check, type CheckContext, type CheckResult, ERROR, FAIL, PASS } from "../check.ts";
 import type { TestCase } from "../case.ts";
 import type { Trace } from "../trace.ts";
-import { dbStage, describeChanges, expectValue, missingDiff } from "./_db_expect.ts";
+import { dbStage, describeChanges, expectValue, missingDiff } from "./db_expect.ts";
 
 /**
  * Passes when the diff of the agent's database copy has no change in either

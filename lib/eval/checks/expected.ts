@@ -6,10 +6,10 @@
  */
 import { Check, type CheckResult, ERROR, FAIL, PASS } from "../check.ts";
 import type { TestCase } from "../case.ts";
-import { jsonText } from "../_json.ts";
+import { jsonText } from "../json_text.ts";
 import { cellKey } from "../../compare/rows.ts";
 import type { Stage, Trace } from "../trace.ts";
-import { DB_EXPECT_KEYS } from "./_db_expect.ts";
+import { DB_EXPECT_KEYS } from "./db_expect.ts";
 
 /**
  * The detail for an `expect` key that names no stage of the trace (spec, "Common problems").

@@ -5,7 +5,7 @@
  */
 import { Check, type CheckResult, ERROR, FAIL, PASS } from "../check.ts";
 import type { TestCase } from "../case.ts";
-import { jsonText } from "../_json.ts";
+import { jsonText } from "../json_text.ts";
 import type { Trace } from "../trace.ts";
 import { stageMissing, stageValue } from "./expected.ts";
 

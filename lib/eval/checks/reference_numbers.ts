@@ -6,7 +6,7 @@
  */
 import { Check, type CheckContext, type CheckResult, FAIL, PASS } from "../check.ts";
 import type { TestCase } from "../case.ts";
-import { jsonText } from "../_json.ts";
+import { jsonText } from "../json_text.ts";
 import { normalizeNumber, numbersInText, textNumberValues } from "../../compare/normalize.ts";
 import type { Row, Trace } from "../trace.ts";
 import { traceRows } from "./trace_rows.ts";

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { jsonText } from "../_json.ts";
+import { jsonText } from "../json_text.ts";
 import { type RowSet, toRowSet } from "../../row_set.ts";
 import type { CompareRowsOptions } from "../../compare/rows.ts";
 import type { TestCase } from "../case.ts";

@@ -10,7 +10,7 @@
 import { spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import { openMemoryDatabase } from "../lib/sqlite/database.ts";
-import { loadSqlite } from "../lib/sqlite/_wasm.ts";
+import { loadSqlite } from "../lib/sqlite/wasm.ts";
 import { headerEncoding } from "../lib/sqlite/file_check.ts";
 import { DatabaseSync } from "node:sqlite";
 import { diffSqliteDatabases, streamSqliteDiff } from "../lib/diff/diff_sqlite.ts";

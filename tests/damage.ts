@@ -3,7 +3,7 @@
  * valid files made from SQL, then damaged one invariant at a time (a byte
  * edit each, found with the file reader's own page parser). And what
  * SQLite itself reads from a file (of these, or of SQLite's own damaged
- * test databases, tests/_sqlite_dumps.ts):
+ * test databases, tests/sqlite_dumps.ts):
  * each of its tables read whole (`SELECT ... WHERE 1`, so that no raw copy
  * of records is made) into a fresh database of the same schema, or the
  * tables it cannot read.

@@ -9,7 +9,7 @@
  * Worked example: in `SELECT o.id FROM orders o JOIN store s ON s.id =
  * o.store_id WHERE s.name = 'Main' AND o.total >= 10` the atoms are
  * `store.name = 'Main'` and `orders.total >= 10` (the aliases resolved);
- * `s.id = o.store_id` compares two columns, which `_query_shape.ts` reads.
+ * `s.id = o.store_id` compares two columns, which `query_shape.ts` reads.
  *
  * @module
  */

@@ -10,7 +10,7 @@
  * @module
  */
 import { type Database, openDatabase } from "./database.ts";
-import { loadSqlite, type Ptr } from "./_wasm.ts";
+import { loadSqlite, type Ptr } from "./wasm.ts";
 
 /** One call of the authorizer: the action and its four text arguments. */
 export interface AuthorizerCall {

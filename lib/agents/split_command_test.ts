@@ -1,7 +1,7 @@
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { UsageError } from "../errors.ts";
-import { splitCommand } from "./_split_command.ts";
+import { splitCommand } from "./split_command.ts";
 
 describe("splitCommand()", () => {
   const cases: [string, string, string[]][] = [

@@ -8,7 +8,7 @@ import type { CheckContext } from "../check.ts";
 import type { TestCase } from "../case.ts";
 import type { Trace } from "../trace.ts";
 import type { DatabaseDiff } from "../../diff/types.ts";
-import { jsonText } from "../_json.ts";
+import { jsonText } from "../json_text.ts";
 import { DEFAULT_MAX_ROWS } from "../../diff/options.ts";
 
 /** The keys of `expect` that the database side-effect checks read. */

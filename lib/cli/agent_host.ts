@@ -6,7 +6,7 @@
  * @module
  */
 import { serveModuleAgent } from "../agents/module_host.ts";
-import { loadFunction } from "../run/load_module.ts";
+import { aliasOwnPackage, loadFunction } from "../run/load_module.ts";
 
 /**
  * Runs the host until stdin closes.
@@ -15,5 +15,7 @@ import { loadFunction } from "../run/load_module.ts";
  * @param token the reply prefix
  */
 export async function agentHost(ref: string, token: string): Promise<void> {
+  // An agent module that imports the package gets this copy of it.
+  aliasOwnPackage(() => import("../../mod.ts"));
   await serveModuleAgent({ token, load: () => loadFunction("--agent", ref) });
 }

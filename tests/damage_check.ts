@@ -2,7 +2,7 @@
  * The rule every command must keep on a damaged file, checked by
  * tests/damaged_files_test.ts and bench/damaged_sweep.ts: it says "damaged"
  * (a SqliteOpenError, exit 2 from the CLI), or it gives exactly what it
- * gives on what SQLite reads from the file (tests/_damage.ts sqliteReading:
+ * gives on what SQLite reads from the file (tests/damage.ts sqliteReading:
  * a copy holding SQLite's reading); and it never gives an answer when
  * SQLite cannot read what the command reads.
  *
@@ -16,7 +16,7 @@ import { renderDiffSummary } from "../lib/diff/render_summary.ts";
 import { SqlRenderer } from "../lib/diff/render_sql.ts";
 import { databaseInfo } from "../lib/sqlite_format/info.ts";
 import { watchSelector } from "../selector/explain.ts";
-import type { SqliteReading } from "./_damage.ts";
+import type { SqliteReading } from "./damage.ts";
 
 /** What a command gave: an answer, or a refusal. */
 export type Outcome = { readonly answer: string } | { readonly refused: string };

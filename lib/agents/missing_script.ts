@@ -22,7 +22,7 @@ const SCRIPT = /\.(py|js|mjs|cjs|ts|mts|cts|tsx|rb|pl|php|sh|bash|lua|r|jl|jar)$
  * @returns the missing script as written, or undefined when there is none
  * @example
  * ```ts
- * import { missingScript } from "./_missing_script.ts";
+ * import { missingScript } from "./missing_script.ts";
  * missingScript(["python3", "no-such-agent.py"], "."); // "no-such-agent.py"
  * missingScript(["python3", "-m", "agent"], "."); // undefined
  * ```

@@ -4,14 +4,14 @@
  * with (`HAVING COUNT(*) > 28` wants a group of 28 or 29 rows, `LIMIT 10`
  * eleven rows, `SUM(x) > 100` values summing to 100), and which columns
  * their joins equate (`a.x = b.y`, `USING (k)`, `NATURAL JOIN`: the same
- * name), and the comparisons of columns with constants (`_atoms.ts`).
+ * name), and the comparisons of columns with constants (`atoms.ts`).
  * Read from the text with regular expressions and tokens, not parsed: a
  * misreading only makes a less useful candidate, never a wrong claim (every
  * candidate is judged by running the queries).
  *
  * @module
  */
-import { type Atom, type ColumnComparison, queryAtoms, subqueryCounts } from "./_atoms.ts";
+import { type Atom, type ColumnComparison, queryAtoms, subqueryCounts } from "./atoms.ts";
 
 /** A size the queries compare with. */
 export interface SizeTarget {

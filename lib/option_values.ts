@@ -52,6 +52,44 @@ export function bytes(value: string): number {
 }
 
 /**
+ * `--key TABLE=COL[,COL...]` options (`db diff --key`, `run --agent-db-key`)
+ * as the diff's `keys` option.
+ *
+ * @param values each one given
+ * @returns table name to columns
+ * @throws {UsageError} when one is not TABLE=COL[,COL...], or names a table twice
+ * @example
+ * ```ts
+ * import { diffKeys } from "./option_values.ts";
+ * diffKeys(["users=email", "t=a,b"]); // { users: ["email"], t: ["a", "b"] }
+ * ```
+ */
+export function diffKeys(values: readonly string[]): Record<string, string[]> {
+  const keys: Record<string, string[]> = {};
+  const seen = new Set<string>();
+  for (const value of values) {
+    const eq = value.lastIndexOf("=");
+    const table = value.slice(0, eq);
+    const cols = value.slice(eq + 1).split(",").map((c) => c.trim());
+    if (eq <= 0 || cols.some((c) => c === "")) {
+      throw new UsageError(
+        `--key ${value}: write TABLE=COLUMN[,COLUMN...], e.g. --key users=email`,
+      );
+    }
+    // Table names compare as SQLite compares them: ASCII case folded.
+    const folded = table.replace(/[A-Z]/g, (c) => c.toLowerCase());
+    if (seen.has(folded)) {
+      throw new UsageError(
+        `--key ${value}: table "${table}" has a key already; give each table one --key`,
+      );
+    }
+    seen.add(folded);
+    keys[table] = cols;
+  }
+  return keys;
+}
+
+/**
  * A parser for a repeatable option: collects every value.
  *
  * @param value this occurrence

@@ -45,6 +45,42 @@ describe("dbagenteval run --agent-db", () => {
     assert.equal(promote.db_diff.databases[0].path, db);
   });
 
+  it("aims the --agent-db diff with agent_db_ignore and agent_db_key from the config file", () => {
+    const db = path.join(dir.path, "aimed.db");
+    fs.copyFileSync(path.join(EXAMPLE, "users.db"), db);
+    const config = dir.file("aimed.yaml");
+    fs.writeFileSync(config, "agent_db_ignore: [role]\nagent_db_key: [users=email]\n");
+    const json = dir.file("aimed.json");
+    const r = runCli([
+      "run",
+      path.join(EXAMPLE, "cases.yaml"),
+      "--config",
+      config,
+      "--agent",
+      `${path.join(EXAMPLE, "agent.ts")}:agent`,
+      "--agent-db",
+      db,
+      "--json",
+      json,
+    ]);
+    assert.ok(r.code === 0 || r.code === 1, r.stderr);
+    const run = JSON.parse(fs.readFileSync(json, "utf8"));
+    const promote = run.cases.find((c: { id: string }) => c.id === "promote-alice");
+    const diff = promote.db_diff;
+    assert.deepEqual([diff.settings.ignore, diff.settings.keys], [["role"], { users: ["email"] }]);
+    const users = diff.databases[0].tables.find((t: { name: string }) => t.name === "users");
+    // The role change is left out, so the db_change check that expects it fails.
+    assert.deepEqual([users.key, users.ignored_columns, users.counts.changed], [
+      ["email"],
+      ["role"],
+      0,
+    ]);
+    assert.equal(
+      promote.checks.find((c: { name: string }) => c.name === "db_change")?.status,
+      "FAIL",
+    );
+  });
+
   it("exits 2 when cases expect database changes and --agent-db is missing", () => {
     const r = runCli([
       "run",

@@ -10,6 +10,7 @@ import { walWarning } from "../sqlite/wal_frames.ts";
 import { diffFilesystemDatabases } from "../diff/diff_filesystem.ts";
 import { diffSqliteDatabases, streamSqliteDiff } from "../diff/diff_sqlite.ts";
 import { foldName } from "../diff/names.ts";
+import { diffKeys } from "../option_values.ts";
 import { diffChanged, renderDiffSummary } from "../diff/render_summary.ts";
 import { suggest } from "../suggest.ts";
 import type { DiffOptions } from "../diff/options.ts";
@@ -311,31 +312,4 @@ async function selectorWatch(file: string): Promise<ReturnType<typeof watchSelec
     import("../../selector/read.ts"),
   ]);
   return watchSelector(await readSelector(file));
-}
-
-/**
- * The `--key TABLE=COL[,COL...]` options as the diff's `keys` option; a
- * value not of that form, or a table given twice, is a usage error.
- */
-function diffKeys(values: readonly string[]): Record<string, string[]> {
-  const keys: Record<string, string[]> = {};
-  const seen = new Set<string>();
-  for (const value of values) {
-    const eq = value.lastIndexOf("=");
-    const table = value.slice(0, eq);
-    const cols = value.slice(eq + 1).split(",").map((c) => c.trim());
-    if (eq <= 0 || cols.some((c) => c === "")) {
-      throw new UsageError(
-        `--key ${value}: write TABLE=COLUMN[,COLUMN...], e.g. --key users=email`,
-      );
-    }
-    if (seen.has(foldName(table))) {
-      throw new UsageError(
-        `--key ${value}: table "${table}" has a key already; give each table one --key`,
-      );
-    }
-    seen.add(foldName(table));
-    keys[table] = cols;
-  }
-  return keys;
 }

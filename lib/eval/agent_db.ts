@@ -13,6 +13,7 @@ import { DEFAULT_LIMITS } from "../isolation/service.ts";
 import { makeTempDir } from "../isolation/temp_storage.ts";
 import { streamSqliteDiff } from "../diff/diff_sqlite.ts";
 import type { DiffListener } from "../diff/listener.ts";
+import type { DiffOptions } from "../diff/options.ts";
 import { watchSelectors } from "../../selector/explain.ts";
 import type { DatabaseDiff } from "../diff/types.ts";
 import { SqliteOpenError } from "../errors.ts";
@@ -106,6 +107,7 @@ const WATCH_MS = 250;
  * @param source the original database; it is only read
  * @param watched more selectors to ask while diffing (e.g. db_change checks' own)
  * @param maxGrowthBytes how much the agent may add to its copy (`--max-temp-mb`)
+ * @param diffOptions the diff's options (`keys`, `ignore`, `ignoreTables`)
  * @returns the setup, for runSuite's or runCase's `setup` option
  * @example
  * ```ts
@@ -117,6 +119,7 @@ export function agentDbSetup(
   source: string,
   watched: (testCase: TestCase) => readonly unknown[] = () => [],
   maxGrowthBytes: number = DEFAULT_LIMITS.tempBytes,
+  diffOptions: DiffOptions = {},
 ): CaseSetup {
   return (testCase: TestCase): Promise<CaseSession> => {
     const copy = copyAgentDb(source);
@@ -155,7 +158,7 @@ export function agentDbSetup(
             [expect["db_change"], expect["db_no_change"], ...watched(testCase)]
               .filter((s) => s !== undefined),
           );
-          const dbDiff = await diffAgentCopy(source, copy.dbPath, watch.listener);
+          const dbDiff = await diffAgentCopy(source, copy.dbPath, watch.listener, diffOptions);
           return { dbDiff, explainDb: (selector: unknown) => watch.explain(dbDiff, selector) };
         } finally {
           copy.dispose();
@@ -172,6 +175,7 @@ export function agentDbSetup(
  * @param source the original database
  * @param copy the agent's copy, after the agent ran
  * @param listener told every table and row change as the diff goes
+ * @param options the diff's options (`keys`, `ignore`, `ignoreTables`)
  * @returns the diff
  * @throws {SqliteOpenError} naming the agent's copy of `source` when the
  * agent left it unreadable (e.g. overwrote it with something else)
@@ -191,10 +195,11 @@ export async function diffAgentCopy(
   source: string,
   copy: string,
   listener: DiffListener = {},
+  options: DiffOptions = {},
 ): Promise<DatabaseDiff> {
   let diff: DatabaseDiff;
   try {
-    diff = await streamSqliteDiff(source, copy, {}, listener);
+    diff = await streamSqliteDiff(source, copy, options, listener);
   } catch (e) {
     // The agent overwrote or damaged its copy: say so with the file the user
     // knows, not the temporary path, which is gone by the time this is read.

@@ -4,6 +4,7 @@
  *
  * @module
  */
+import type { DiffOptions } from "../diff/options.ts";
 import type { Row, Trace } from "./trace.ts";
 import type { TestCase } from "./case.ts";
 import type { DatabaseDiff } from "../diff/types.ts";
@@ -172,6 +173,12 @@ export interface CheckContext {
   readonly explainDb?: (selector: unknown) => MatchExplanation | undefined;
   /** The original database given with --agent-db (only ever read), for reference agents. */
   readonly agentDb?: string;
+  /**
+   * The options the `dbDiff` was made with (`keys`, `ignore`, `ignoreTables`:
+   * --agent-db-key, --agent-db-ignore, --agent-db-ignore-table): a reference
+   * agent's diff is made with them too, so the two diffs pair alike.
+   */
+  readonly agentDbDiff?: DiffOptions;
   /**
    * The SQLite file the run reads (`--db`, else `--agent-db`), only ever read:
    * the SQL rules on SQLite compile the agent's SQL on its schema (never run it).

@@ -4,6 +4,7 @@
  *
  * @module
  */
+import type { DiffOptions } from "../diff/options.ts";
 import type { DatabaseDiff } from "../diff/types.ts";
 import type { MatchExplanation } from "../../selector/explain.ts";
 import { type CheckContext, type CheckResult, ERROR, type Judge, type Status } from "./check.ts";
@@ -77,6 +78,8 @@ export interface EvaluateOptions {
   readonly explainDb?: ((selector: unknown) => MatchExplanation | undefined) | undefined;
   /** The original --agent-db file, for checks that run a reference agent on their own copy. */
   readonly agentDb?: string | undefined;
+  /** The options the agentDb diff was made with, for checks that diff a reference agent's copy. */
+  readonly agentDbDiff?: DiffOptions | undefined;
   /** The SQLite file the SQL runs on (default: agentDb), for the SQL rules. */
   readonly database?: string | undefined;
   /** The SQL dialect of the reference database, for rules not given one (see {@link CheckContext}). */
@@ -168,6 +171,7 @@ export async function evaluate(
     ...(options.dbDiff !== undefined ? { dbDiff: options.dbDiff } : {}),
     ...(options.explainDb !== undefined ? { explainDb: options.explainDb } : {}),
     ...(options.agentDb !== undefined ? { agentDb: options.agentDb } : {}),
+    ...(options.agentDbDiff !== undefined ? { agentDbDiff: options.agentDbDiff } : {}),
     ...((options.database ?? options.agentDb) !== undefined
       ? { database: (options.database ?? options.agentDb)! }
       : {}),
@@ -332,6 +336,12 @@ export interface RunCaseOptions {
    * case stops as an ERROR (`--max-temp-mb`). Default 2 GB.
    */
   readonly agentDbMaxGrowthBytes?: number | undefined;
+  /**
+   * With `agentDb`: the options of its diff (`keys`, `ignore`,
+   * `ignoreTables`; --agent-db-key, --agent-db-ignore, --agent-db-ignore-table),
+   * also those of a db_diff_change reference agent's diff.
+   */
+  readonly agentDbDiff?: DiffOptions | undefined;
   /** Search for a database on which the agent's SQL is wrong (run --counterexamples). */
   readonly counterexamples?: CounterexampleSettings | undefined;
   /**
@@ -470,6 +480,7 @@ export async function runCase(
       options.agentDb,
       (c) => (options.rules ?? []).flatMap((r) => watchedBy(r, c)),
       options.agentDbMaxGrowthBytes,
+      options.agentDbDiff,
     ));
   const session = setup === undefined ? undefined : await attempt(() => setup(testCase));
   if (session !== undefined && !session.ok) {
@@ -602,6 +613,7 @@ export async function runCase(
     referenceColumns,
     dbDiff,
     agentDb: options.agentDb,
+    agentDbDiff: options.agentDbDiff,
     database: sqlitePathOf(execute),
     checkSources: options.checkSources,
     counterexamples: options.counterexamples === undefined || sqlitePathOf(execute) === undefined

@@ -229,6 +229,7 @@ export async function runLoop(
     setup: options.setup,
     agentDb: options.agentDb,
     agentDbMaxGrowthBytes: options.agentDbMaxGrowthBytes,
+    agentDbDiff: options.agentDbDiff,
     counterexamples: options.counterexamples,
     checkSources: options.checkSources,
     dialect: options.dialect,

@@ -167,6 +167,29 @@ export const RUN_OPTIONS = [
     description: "give each case a fresh copy of this SQLite file and check what the agent changed",
   },
   {
+    flags: "--agent-db-key <table=columns>",
+    key: "agentDbKey",
+    kind: "list",
+    description:
+      "in the --agent-db diff, pair the rows of TABLE by these columns, e.g. users=email (repeatable)",
+    parse: collect,
+  },
+  {
+    flags: "--agent-db-ignore <column>",
+    key: "agentDbIgnore",
+    kind: "list",
+    description:
+      "leave COLUMN or TABLE.COLUMN out of the --agent-db diff (repeatable, globs), e.g. updated_at",
+    parse: collect,
+  },
+  {
+    flags: "--agent-db-ignore-table <table>",
+    key: "agentDbIgnoreTable",
+    kind: "list",
+    description: "leave TABLE out of the --agent-db diff (repeatable, globs)",
+    parse: collect,
+  },
+  {
     flags: "--rules <module:export>",
     key: "rules",
     kind: "module",

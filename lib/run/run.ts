@@ -7,6 +7,7 @@
  *
  * @module
  */
+import { diffKeys } from "../option_values.ts";
 import process from "node:process";
 import type { ClosableAgent } from "../agents/types.ts";
 import type { TestCase } from "../eval/case.ts";
@@ -247,7 +248,17 @@ export async function runEval(
       ...(judge !== undefined ? { judge } : {}),
       ...(timeout !== undefined ? { timeoutMs: timeout } : {}),
       ...(options.agentDb !== undefined
-        ? { agentDb: options.agentDb, agentDbMaxGrowthBytes: options.maxTempMb * 2 ** 20 }
+        ? {
+          agentDb: options.agentDb,
+          agentDbMaxGrowthBytes: options.maxTempMb * 2 ** 20,
+          agentDbDiff: {
+            ...(options.agentDbKey === undefined ? {} : { keys: diffKeys(options.agentDbKey) }),
+            ...(options.agentDbIgnore === undefined ? {} : { ignore: options.agentDbIgnore }),
+            ...(options.agentDbIgnoreTable === undefined
+              ? {}
+              : { ignoreTables: options.agentDbIgnoreTable }),
+          },
+        }
         : {}),
       ...(counterexamples !== undefined ? { counterexamples } : {}),
       ...(reference?.database !== undefined ? { dialect: reference.database.dialect } : {}),

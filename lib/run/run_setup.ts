@@ -73,6 +73,12 @@ export interface RunOptions {
   readonly strictColumns?: boolean;
   /** --agent-db: give each case a fresh copy of this SQLite file and check what the agent changed */
   readonly agentDb?: string;
+  /** --agent-db-key: in the --agent-db diff, pair the rows of TABLE by these columns, e.g. users=email (repeatable) */
+  readonly agentDbKey?: readonly string[];
+  /** --agent-db-ignore: leave COLUMN or TABLE.COLUMN out of the --agent-db diff (repeatable, globs), e.g. updated_at */
+  readonly agentDbIgnore?: readonly string[];
+  /** --agent-db-ignore-table: leave TABLE out of the --agent-db diff (repeatable, globs) */
+  readonly agentDbIgnoreTable?: readonly string[];
   /** --rules: a list of rules */
   readonly rules?: string;
   /** --judge: your judge function */

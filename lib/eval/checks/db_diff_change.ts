@@ -97,7 +97,7 @@ export class DbDiffChange extends Check {
       const copy = copyAgentDb(context.agentDb);
       try {
         await this.#reference(testCase.question, { dbPath: copy.dbPath });
-        reference = await diffAgentCopy(context.agentDb, copy.dbPath);
+        reference = await diffAgentCopy(context.agentDb, copy.dbPath, {}, context.agentDbDiff);
       } catch (e) {
         return this.result(
           stage,

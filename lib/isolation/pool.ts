@@ -43,6 +43,7 @@
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
+import { setImmediate } from "node:timers";
 import { Worker } from "node:worker_threads";
 import { PoolJobError } from "../errors.ts";
 import { DEFAULT_LIMITS, type EngineLimits, type ServiceName } from "./service.ts";
@@ -153,6 +154,8 @@ interface Slot {
   /** The keys of recent jobs, newest last. */
   readonly keys: string[];
   running: Running | undefined;
+  /** When its running job was given to it (`performance.now()`). */
+  runningSince: number;
   gone: boolean;
   /** The worker said it can take jobs: deadlines are counted from then. */
   ready: boolean;
@@ -371,15 +374,29 @@ export class WorkerPool {
     const first = this.#queue[0];
     const waited = first === undefined ? 0 : performance.now() - first.queuedAt;
     this.#spawnTimer = setTimeout(() => {
-      this.#spawnTimer = undefined;
-      if (this.#closed || this.#queue.length === 0) return;
-      // Only for a job that has waited the whole time, not one just queued.
-      if (performance.now() - this.#queue[0]!.queuedAt < SPAWN_AFTER_MS) {
-        this.#spawnSoon();
-        return;
-      }
-      if (this.#idleSlot(undefined) === undefined) this.#spawn();
-      this.#dispatch();
+      // After the replies that arrived meanwhile: a main thread busy with
+      // other work (a run's output, its agent) makes a quick job look as if
+      // it waited, when its worker answered long ago.
+      setImmediate(() => {
+        this.#spawnTimer = undefined;
+        if (this.#closed || this.#queue.length === 0) return;
+        const now = performance.now();
+        // Only for a job that has waited the whole time, not one just
+        // queued, and behind workers each busy with one job for that long
+        // (a slow statement), not a queue of quick ones moving.
+        if (
+          now - this.#queue[0]!.queuedAt < SPAWN_AFTER_MS ||
+          this.#slots.some((s) =>
+            !s.gone && (s.running === undefined || now - s.runningSince < SPAWN_AFTER_MS)
+          )
+        ) {
+          this.#dispatch();
+          if (this.#queue.length > 0) this.#spawnSoon();
+          return;
+        }
+        this.#spawn();
+        this.#dispatch();
+      });
     }, Math.max(1, SPAWN_AFTER_MS - waited));
     return undefined;
   }
@@ -417,6 +434,7 @@ export class WorkerPool {
       cancel: new Int32Array(cancel),
       keys: [],
       running: undefined,
+      runningSince: 0,
       gone: false,
       ready: false,
       loading: new Map(),
@@ -436,6 +454,7 @@ export class WorkerPool {
 
   #start(slot: Slot, r: Running): void {
     slot.running = r;
+    slot.runningSince = performance.now();
     const key = r.job.key;
     if (key !== undefined) {
       const at = slot.keys.indexOf(key);

@@ -291,6 +291,13 @@ export {
 export { runFileJson } from "./lib/eval/run_file_json.ts";
 export { diffRuns, type RunChange, RunDiff, type RunEntry } from "./lib/eval/run_diff.ts";
 export { markdownReport } from "./lib/eval/report_md.ts";
+export type { ReportTarget, ReportWriter } from "./lib/eval/report.ts";
+export {
+  REPORT_OPTIONS,
+  REPORT_WRITERS,
+  type ReportKey,
+  reportWanted,
+} from "./lib/eval/reports.ts";
 export { junitReport } from "./lib/eval/report_junit.ts";
 export { htmlReport } from "./lib/eval/report_html.ts";
 export {

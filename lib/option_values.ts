@@ -144,6 +144,53 @@ export function share(value: string): number {
 }
 
 /**
+ * The parsers a row of an option table names: each turns the text into the
+ * value or throws a UsageError; `collect` also gets the earlier values of a
+ * repeatable option. A table names them (rather than holding the functions)
+ * so that it stays plain data, whose types JSR reads as they are.
+ *
+ * @example
+ * ```ts
+ * import { OPTION_PARSERS } from "./option_values.ts";
+ * OPTION_PARSERS.count("4"); // 4
+ * ```
+ */
+export const OPTION_PARSERS: {
+  readonly count: (value: string) => number;
+  readonly number: (value: string) => number;
+  readonly megabytes: (value: string) => number;
+  readonly share: (value: string) => number;
+  readonly collect: (value: string, previous: readonly string[] | undefined) => string[];
+} = {
+  count: integer(1),
+  number: Number,
+  megabytes,
+  share,
+  collect,
+};
+
+/** The name of a parser in {@link OPTION_PARSERS}. */
+export type OptionParserName = keyof typeof OPTION_PARSERS;
+
+/**
+ * The parser a row names, as a function of the text and the earlier value.
+ *
+ * @param row the row
+ * @returns the parser, or undefined for a row whose value is its text
+ * @example
+ * ```ts
+ * import { parserOf } from "./option_values.ts";
+ * parserOf({ key: "n", flags: "--n <n>", description: "", kind: "integer", parse: "count" })?.("2", undefined); // 2
+ * ```
+ */
+export function parserOf(
+  row: OptionRow,
+): ((value: string, previous: unknown) => unknown) | undefined {
+  if (row.parse === undefined) return undefined;
+  return OPTION_PARSERS[row.parse] as (value: string, previous: unknown) => unknown;
+}
+
+/**
  * The kinds of value an option takes, which are also how the config file
  * reads its key:
  * - `text`, `integer`, `number`, `boolean`: a scalar of that type;
@@ -189,13 +236,13 @@ export interface OptionKindValues {
  *
  * @example
  * ```ts
- * import { integer, type OptionRow } from "./option_values.ts";
+ * import type { OptionRow } from "./option_values.ts";
  * const row = {
  *   key: "concurrency",
  *   flags: "--concurrency <n>",
  *   description: "cases run at the same time",
  *   kind: "integer",
- *   parse: integer(1),
+ *   parse: "count",
  *   default: 4,
  * } as const satisfies OptionRow;
  * ```
@@ -207,8 +254,8 @@ export interface OptionRow {
   readonly flags: string;
   readonly description: string;
   readonly kind: OptionValueKind;
-  /** Turns the text into the value (throwing a UsageError); gets the previous value for repeatable options. */
-  readonly parse?: (value: string, previous: never) => unknown;
+  /** The parser of its text (one of {@link OPTION_PARSERS}); none: the text as it is. */
+  readonly parse?: OptionParserName;
   readonly default?: unknown;
   /**
    * The config file's key: by default the long flag in snake_case

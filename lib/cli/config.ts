@@ -32,7 +32,7 @@ import { checkConfigFile } from "./_config_values.ts";
 import { parseModuleRef } from "../run/load_module.ts";
 import { resolveDatabasePath } from "../databases/registry.ts";
 import { type PathKey, readRuleSpec, type RuleSpec, RuleSpecProblem } from "./_builtin_rules.ts";
-import { configKeyOf, type OptionRow, type OptionValueKind } from "../option_values.ts";
+import { configKeyOf, type OptionRow, type OptionValueKind, parserOf } from "../option_values.ts";
 import { RUN_OPTION_ROWS, type RunConfigKey } from "../eval/run_options.ts";
 
 /** The names looked for in the current folder, in order. */
@@ -163,8 +163,8 @@ function scalarText(name: string, value: unknown, what = "text"): string {
 }
 
 function parseWith(row: OptionRow | undefined, text: string, previous?: unknown): unknown {
-  if (row?.parse === undefined) return text;
-  return (row.parse as (value: string, previous: unknown) => unknown)(text, previous);
+  const parse = row === undefined ? undefined : parserOf(row);
+  return parse === undefined ? text : parse(text, previous);
 }
 
 /** Turns one config value into what the flag would have given. */

@@ -61,7 +61,7 @@ export async function mergeCommand(
     checks: c.checks,
   }));
   human.write(`${suiteSummary(notPassed, run.totals, run.failures_by_stage).trimStart()}\n`);
-  writeReports(run, options);
+  await writeReports(run, options);
   return exitCodeOf(run);
 }
 
@@ -76,6 +76,6 @@ export async function reportCommand(file: string, options: ReportOptions): Promi
   wantsSomething(options, "report");
   checkReportPaths(options);
   const run = await readRunFile(file);
-  writeReports(run, options);
+  await writeReports(run, options);
   return exitCodeOf(run);
 }

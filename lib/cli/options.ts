@@ -60,11 +60,8 @@ export const collect: (value: string, previous: readonly string[] | undefined) =
  */
 export function toOption(row: OptionRow): Option {
   const option = new Option(row.flags, row.description);
-  if (row.parse !== undefined) {
-    option.argParser(
-      commanderParser(row.parse as (value: string, previous: unknown) => unknown),
-    );
-  }
+  const parse = values.parserOf(row);
+  if (parse !== undefined) option.argParser(commanderParser(parse));
   if (row.default !== undefined) option.default(row.default);
   return option as unknown as Option;
 }

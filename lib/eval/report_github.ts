@@ -9,6 +9,11 @@ import { PASS, SKIP } from "./check.ts";
 import { caseProblems } from "./suite.ts";
 import type { RunFile } from "./run_file.ts";
 import { markdownReport } from "./report_md.ts";
+import type { ReportWriter } from "./report.ts";
+import * as fs from "node:fs";
+import * as path from "node:path";
+import process from "node:process";
+import { UsageError } from "../errors.ts";
 
 /**
  * GitHub shows at most this many annotations of one type (error) per step;
@@ -139,3 +144,52 @@ export function githubSummary(run: RunFile, maxBytes = GITHUB_SUMMARY_LIMIT - 40
   }
   return `${kept.join("\n")}\n${note(lines.length - kept.length)}`;
 }
+
+/** The cases file as GitHub names it: relative to the workspace, with / separators. */
+function workspaceRelative(file: string): string {
+  const workspace = process.env["GITHUB_WORKSPACE"];
+  const absolute = path.resolve(file);
+  const base = workspace !== undefined && workspace !== "" ? workspace : process.cwd();
+  const relative = path.relative(base, absolute);
+  const inside = relative !== "" && !relative.startsWith("..") && !path.isAbsolute(relative);
+  return (inside ? relative : file).split(path.sep).join("/");
+}
+
+/**
+ * Writes GitHub's output of a run (`--github`, or on by itself when
+ * `GITHUB_ACTIONS=true`): annotations on a person's stream, and the Markdown
+ * summary appended to $GITHUB_STEP_SUMMARY within what is left of its 1 MiB.
+ *
+ * @param run the finished run
+ * @param to where a person's lines go
+ * @example
+ * ```ts
+ * import { writeGithubReport } from "./report_github.ts";
+ * typeof writeGithubReport; // "function"
+ * ```
+ */
+export const writeGithubReport: ReportWriter = (run, to) => {
+  const file = run.cases_file === undefined ? undefined : workspaceRelative(run.cases_file);
+  for (const line of githubAnnotations(run, { file })) to.human.write(`${line}\n`);
+  const summary = process.env["GITHUB_STEP_SUMMARY"];
+  if (summary === undefined || summary === "") {
+    process.stderr.write("GITHUB_STEP_SUMMARY is not set; no job summary written\n");
+    return;
+  }
+  const used = fs.statSync(summary, { throwIfNoEntry: false })?.size ?? 0;
+  const room = GITHUB_SUMMARY_LIMIT - used - 4096;
+  if (room < 1024) {
+    process.stderr.write(
+      `${summary}: the job summary is nearly full (1 MiB); no summary added\n`,
+    );
+    return;
+  }
+  try {
+    fs.appendFileSync(summary, githubSummary(run, room));
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new UsageError(`GITHUB_STEP_SUMMARY ${summary}: cannot write the file (${reason})`, {
+      cause: error,
+    });
+  }
+};

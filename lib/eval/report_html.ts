@@ -18,6 +18,7 @@ import { PAGE_SCRIPT, PAGE_STYLE } from "./_report_html_page.ts";
 import { errorSummary } from "./_error_stage.ts";
 import { sqlLiteral } from "../sqlite/sql_text.ts";
 import { escapeHtml, wellFormed } from "../html_page.ts";
+import type { ReportWriter } from "./report.ts";
 
 const esc = (text: string): string => escapeHtml(text);
 
@@ -232,3 +233,16 @@ ${
 </html>
 `;
 }
+
+/**
+ * Writes the report of `--html FILE` (lib/eval/reports.ts lists it).
+ *
+ * @param run the finished run
+ * @param to where it goes
+ * @example
+ * ```ts
+ * import { writeHtmlReport } from "./report_html.ts";
+ * typeof writeHtmlReport; // "function"
+ * ```
+ */
+export const writeHtmlReport: ReportWriter = (run, to) => to.writeFile(htmlReport(run));

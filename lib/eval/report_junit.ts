@@ -9,6 +9,7 @@ import { ERROR, FAIL, SKIP } from "./check.ts";
 import { caseProblems } from "./suite.ts";
 import type { RunFile, RunFileCase } from "./run_file.ts";
 import { xmlEscape } from "./_xml.ts";
+import type { ReportWriter } from "./report.ts";
 
 const MESSAGE_CHARS = 1000;
 
@@ -127,3 +128,16 @@ export function junitReport(run: RunFile): string {
   lines.push("  </testsuite>", "</testsuites>", "");
   return lines.join("\n");
 }
+
+/**
+ * Writes the report of `--junit FILE` (lib/eval/reports.ts lists it).
+ *
+ * @param run the finished run
+ * @param to where it goes
+ * @example
+ * ```ts
+ * import { writeJunitReport } from "./report_junit.ts";
+ * typeof writeJunitReport; // "function"
+ * ```
+ */
+export const writeJunitReport: ReportWriter = (run, to) => to.writeFile(junitReport(run));

@@ -9,6 +9,7 @@ import { caseProblems, type SuiteResult } from "./suite.ts";
 import { type RunFile, type RunFileScore, toRunFile } from "./run_file.ts";
 import { jsonText } from "./json_text.ts";
 import { passAtK, passHatK } from "./pass_at_k.ts";
+import type { ReportWriter } from "./report.ts";
 
 function cell(text: string): string {
   return text.replaceAll("\\", "\\\\").replaceAll("|", "\\|").replaceAll("\n", " ");
@@ -124,3 +125,16 @@ function repeatSection(run: RunFile, n: number): string[] {
   }
   return lines;
 }
+
+/**
+ * Writes the report of `--md FILE` (lib/eval/reports.ts lists it).
+ *
+ * @param run the finished run
+ * @param to where it goes
+ * @example
+ * ```ts
+ * import { writeMarkdownReport } from "./report_md.ts";
+ * typeof writeMarkdownReport; // "function"
+ * ```
+ */
+export const writeMarkdownReport: ReportWriter = (run, to) => to.writeFile(markdownReport(run));

@@ -10,6 +10,7 @@
 import { decodeValue, valueReplacer } from "../sqlite/value_json.ts";
 import type { RunFile, RunFileCase } from "./run_file.ts";
 import type { Row } from "./trace.ts";
+import type { ReportWriter } from "./report.ts";
 
 /**
  * Rows as the run file keeps them (it keeps the first `RUN_FILE_MAX_ROWS`
@@ -125,3 +126,16 @@ export function decodeRunFileRows(c: RunFileCase): void {
     }
   }
 }
+
+/**
+ * Writes the report of `--json FILE` (lib/eval/reports.ts lists it).
+ *
+ * @param run the finished run
+ * @param to where it goes
+ * @example
+ * ```ts
+ * import { writeRunFileReport } from "./run_file_json.ts";
+ * typeof writeRunFileReport; // "function"
+ * ```
+ */
+export const writeRunFileReport: ReportWriter = (run, to) => to.writeFile(runFileJson(run, 2));

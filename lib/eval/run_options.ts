@@ -7,16 +7,10 @@
  *
  * @module
  */
-import {
-  collect,
-  type ConfigKeyOf,
-  integer,
-  megabytes,
-  type OptionRow,
-  type OptionValues,
-  type ParsedOptionValues,
-  share,
-} from "../option_values.ts";
+import { REPORT_OPTIONS } from "./reports.ts";
+import type { ConfigKeyOf, OptionRow, OptionValues, ParsedOptionValues } from "../option_values.ts";
+
+export { REPORT_OPTIONS };
 
 /** `--allow-superuser`, which `run`, `validate` and `counterexample` take. */
 export const ALLOW_SUPERUSER_OPTION = {
@@ -35,7 +29,7 @@ export const SQL_LIMIT_OPTIONS = [
     kind: "number",
     description:
       "largest value or result a SQL statement may give, in MB (each SQLite engine may use 8 times that, at least 256 MB)",
-    parse: megabytes,
+    parse: "megabytes",
     default: 32,
   },
   {
@@ -44,43 +38,8 @@ export const SQL_LIMIT_OPTIONS = [
     kind: "number",
     description:
       "most MB of temporary files the SQL engines may hold at once (sorts, temporary tables)",
-    parse: megabytes,
+    parse: "megabytes",
     default: 2048,
-  },
-] as const satisfies readonly OptionRow[];
-
-/** The reports a finished run can be written as; `run`, `merge` and `report` take them all. */
-export const REPORT_OPTIONS = [
-  {
-    flags: "--json <file>",
-    key: "json",
-    kind: "output",
-    description: "save the full result as JSON (diff reads it; - for stdout)",
-  },
-  {
-    flags: "--md <file>",
-    key: "md",
-    kind: "output",
-    description: "save a short Markdown report (- for stdout)",
-  },
-  {
-    flags: "--junit <file>",
-    key: "junit",
-    kind: "output",
-    description: "save a JUnit XML report (GitLab, Jenkins, GitHub actions)",
-  },
-  {
-    flags: "--html <file>",
-    key: "html",
-    kind: "output",
-    description: "save a self-contained HTML report",
-  },
-  {
-    flags: "--github",
-    key: "github",
-    kind: "boolean",
-    description:
-      "GitHub Actions annotations and job summary (on by itself when GITHUB_ACTIONS=true)",
   },
 ] as const satisfies readonly OptionRow[];
 
@@ -116,7 +75,7 @@ export const RUN_OPTIONS = [
     key: "agentHeader",
     kind: "list",
     description: '"Name: value" sent with every --agent-url request (repeatable)',
-    parse: collect,
+    parse: "collect",
   },
   {
     flags: "--execute <module:export>",
@@ -172,7 +131,7 @@ export const RUN_OPTIONS = [
     kind: "list",
     description:
       "in the --agent-db diff, pair the rows of TABLE by these columns, e.g. users=email (repeatable)",
-    parse: collect,
+    parse: "collect",
   },
   {
     flags: "--agent-db-ignore <column>",
@@ -180,14 +139,14 @@ export const RUN_OPTIONS = [
     kind: "list",
     description:
       "leave COLUMN or TABLE.COLUMN out of the --agent-db diff (repeatable, globs), e.g. updated_at",
-    parse: collect,
+    parse: "collect",
   },
   {
     flags: "--agent-db-ignore-table <table>",
     key: "agentDbIgnoreTable",
     kind: "list",
     description: "leave TABLE out of the --agent-db diff (repeatable, globs)",
-    parse: collect,
+    parse: "collect",
   },
   {
     flags: "--rules <module:export>",
@@ -204,7 +163,7 @@ export const RUN_OPTIONS = [
     configKind: "rules",
     description:
       'a built-in rule, e.g. read_only or "tenant_filter: {column: store_id}" (repeatable)',
-    parse: collect,
+    parse: "collect",
   },
   {
     flags: "--judge <module:export>",
@@ -229,7 +188,7 @@ export const RUN_OPTIONS = [
     key: "judgeConcurrency",
     kind: "integer",
     description: "judge calls at the same time, across cases",
-    parse: integer(1),
+    parse: "count",
     default: 2,
   },
   {
@@ -243,7 +202,7 @@ export const RUN_OPTIONS = [
     key: "case",
     kind: "list",
     description: "run only this case; a glob such as 'orders-*' picks several (repeatable)",
-    parse: collect,
+    parse: "collect",
   },
   {
     flags: "--rerun-failed <run.json>",
@@ -281,7 +240,7 @@ export const RUN_OPTIONS = [
     key: "concurrency",
     kind: "integer",
     description: "cases run at the same time (with --agent-cmd: worker processes)",
-    parse: integer(1),
+    parse: "count",
     default: 4,
   },
   {
@@ -289,7 +248,7 @@ export const RUN_OPTIONS = [
     key: "timeout",
     kind: "number",
     description: "seconds a case may take before it is an ERROR (its --agent is stopped)",
-    parse: Number,
+    parse: "number",
     default: 300,
   },
   ...SQL_LIMIT_OPTIONS,
@@ -298,21 +257,21 @@ export const RUN_OPTIONS = [
     key: "repeat",
     kind: "integer",
     description: "run every case n times; its verdict comes from its pass rate",
-    parse: integer(1),
+    parse: "count",
   },
   {
     flags: "--min-pass-rate <r>",
     key: "minPassRate",
     kind: "number",
     description: "with --repeat: the share of attempts a case must pass (default 1: all)",
-    parse: share,
+    parse: "share",
   },
   {
     flags: "--pass-k <k>",
     key: "passK",
     kind: "integer",
     description: "with --repeat: the k of the pass@k and pass^k shown (default: the repeat count)",
-    parse: integer(1),
+    parse: "count",
   },
   {
     flags: "--cache <dir>",

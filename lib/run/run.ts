@@ -356,7 +356,7 @@ export async function runEval(
     // The run file is written already; --json - prints it.
     if (run !== undefined) {
       const { json, ...others } = options;
-      writeReports(run, json === "-" ? options : others);
+      await writeReports(run, json === "-" ? options : others);
     }
     return { exitCode: tally.exitCode, totals: tally.totals, run };
   } finally {

@@ -24,8 +24,12 @@ export interface ReferenceDatabase {
   readonly name: string;
   /** The SQL dialect the rules read the agent's SQL in by default. */
   readonly dialect: "sqlite" | "postgres";
-  /** Runs one statement, read-only, and returns its rows with their column list. */
-  execute(sql: string): Promise<ResultRows>;
+  /**
+   * Runs one statement, read-only, and returns its rows with their column
+   * list. `signal`: when it aborts (the case is over), PGlite stops the
+   * statement at once; the others end it at its deadline.
+   */
+  execute(sql: string, options?: { readonly signal?: AbortSignal }): Promise<ResultRows>;
   /**
    * Resolves when it can take a statement: PGlite's, once a new engine has
    * started after a statement killed the last one. A case's time starts then,

@@ -155,9 +155,12 @@ export async function openPgliteDatabase(
   let current: Promise<PgliteHost> | undefined = Promise.resolve(host);
   // The start in progress, if one is.
   let starting: Promise<PgliteHost> | undefined;
-  const restart = (): Promise<PgliteHost> => {
+  // Whether that start replaces a bloated engine (no statement's fault).
+  let retiring = false;
+  const restart = (retire = false): Promise<PgliteHost> => {
     const next = start();
     current = starting = next;
+    retiring = retire;
     next.then(() => {}, () => {}).finally(() => {
       if (starting === next) starting = undefined;
     });
@@ -167,9 +170,11 @@ export async function openPgliteDatabase(
   // error leaves PostgreSQL's heap at its largest): the next statement gets a
   // new one, and the old one's memory is given back.
   const retire = (engine: PgliteHost): void => {
-    restart();
+    restart(true).catch(() => {});
     void engine.close();
   };
+  const stopped = () =>
+    new Error(`${name}: the statement's case was over before its turn; it did not run`);
   const late = (why: string) =>
     new Error(
       `${name}: the statement waited for ${why} past its own deadline (${
@@ -182,10 +187,18 @@ export async function openPgliteDatabase(
    * when a runaway was killed counts the start: sent with what it had left,
    * it would be killed at once, and cost the next one another start).
    */
-  const run = async (query: string, clock: Promise<number>): Promise<ResultRows> => {
-    const deadline = (await clock) + timeout;
+  const run = async (
+    query: string,
+    clock: Promise<number>,
+    signal: AbortSignal | undefined,
+  ): Promise<ResultRows> => {
+    let deadline = (await clock) + timeout;
+    if (signal?.aborted) throw stopped();
     if (deadline <= performance.now()) throw late("the one before it");
     let engine: PgliteHost;
+    // The start of an engine that replaces a bloated one is not a
+    // statement's wait: no statement was killed for it.
+    const replacing = starting !== undefined && retiring ? performance.now() : undefined;
     try {
       engine = await (current ?? restart());
       // Killed while idle, with another engine of its process (the search's sandbox).
@@ -193,8 +206,15 @@ export async function openPgliteDatabase(
     } catch (error) {
       throw new Error(`${name}: PGlite could not start again: ${message(error)}`);
     }
+    if (replacing !== undefined) deadline += performance.now() - replacing;
     const left = deadline - performance.now();
     if (left <= 0) throw late("PGlite to start again");
+    if (signal?.aborted) throw stopped();
+    // The case that sent it is over (its time ran out, or the run was
+    // stopped): the statement is stopped with it, and the next case gets a
+    // new PGlite rather than wait for this one's deadline.
+    const abort = () => engine.stop?.("the statement was stopped with its case");
+    signal?.addEventListener("abort", abort, { once: true });
     try {
       const reply = await engine.request("query", query, left);
       return resultRows(reply["columns"] as string[], reply["rows"] as unknown[][]);
@@ -207,6 +227,7 @@ export async function openPgliteDatabase(
       const cause = (error as { cause?: HostError }).cause;
       throw queryError(cause ?? error, name);
     } finally {
+      signal?.removeEventListener("abort", abort);
       if (engine.alive && engine.bloated) retire(engine);
     }
   };
@@ -215,12 +236,12 @@ export async function openPgliteDatabase(
     name,
     dialect: "postgres",
     engines: host.engines,
-    execute(query: string): Promise<ResultRows> {
+    execute(query: string, options?: { readonly signal?: AbortSignal }): Promise<ResultRows> {
       const now = performance.now();
       const clock = starting === undefined
         ? Promise.resolve(now)
         : starting.then(() => performance.now(), () => performance.now());
-      const next = queue.then(() => run(query, clock));
+      const next = queue.then(() => run(query, clock, options?.signal));
       queue = next.catch(() => {});
       return next;
     },

@@ -128,6 +128,11 @@ export interface PgliteHost {
    * @throws {HostStopped} when the host was killed or ended; an Error with a {@link HostError} `cause` when the statement failed
    */
   request(op: "query" | "exec", sql: string, timeoutMs: number): Promise<Record<string, unknown>>;
+  /**
+   * Kills the host at once, as at a request's deadline: the running request
+   * fails with {@link HostStopped} and `why` (absent where it cannot be done).
+   */
+  stop?(why: string): void;
   /** Stops the engine (and its host process, when it was the last one there). */
   close(): Promise<void>;
 }
@@ -197,6 +202,10 @@ class HostedEngine implements PgliteHost {
 
   request(op: "query" | "exec", sql: string, timeoutMs: number): Promise<Record<string, unknown>> {
     return this.process.ask({ op, engine: this.#id, sql }, timeoutMs);
+  }
+
+  stop(why: string): void {
+    this.process.kill(why);
   }
 
   close(): Promise<void> {

@@ -190,6 +190,20 @@ describe("openPgliteDatabase(): SQL nobody here wrote", () => {
     assert.deepEqual(await genres(), [{ n: 25n }]);
   });
 
+  it("stops a statement when its case is over (its signal aborts), not at its deadline", {
+    timeout: 120_000,
+  }, async () => {
+    const stop = new AbortController();
+    const cross = db.execute(
+      "SELECT count(*) FROM genre a, genre b, genre c, genre d, genre e, genre f, genre g",
+      { signal: stop.signal },
+    );
+    setTimeout(() => stop.abort(), 200);
+    // It ran to its deadline (1 s), and the next case waited for it there.
+    await assert.rejects(cross, /stopped with its case|case was over before its turn/);
+    assert.deepEqual(await genres(), [{ n: 25n }]);
+  });
+
   it("does not run, after the start that follows a runaway, a statement that was waiting for it", {
     timeout: 120_000,
   }, async () => {

@@ -204,6 +204,30 @@ describe("the commands in README.md and docs/", () => {
     assert.match(r.stdout, /\d+ of 14 passed/);
   });
 
+  it("docs/library.md's examples run as written, from the repository's main folder", () => {
+    const page = fs.readFileSync(path.join(ROOT, "docs", "library.md"), "utf8");
+    const codes = [...page.matchAll(/```ts\n([\s\S]*?)```/g)].map((m) => m[1]!);
+    assert.equal(codes.length, 3, "docs/library.md: three ```ts examples");
+    const isBun = typeof (globalThis as { Bun?: unknown }).Bun !== "undefined";
+    const outputs = codes.map((code, i) => {
+      const file = `library_example_${i}.ts`;
+      fs.writeFileSync(path.join(root, file), code);
+      const args = isBun ? [file] : ["run", "--allow-all", "--quiet", file];
+      const r = spawnSync(process.execPath, args, {
+        cwd: root,
+        encoding: "utf8",
+        timeout: 120_000,
+      });
+      assert.equal(r.status, 0, r.stderr);
+      return r.stdout;
+    });
+    assert.match(outputs[0]!, /^6 cases, exit code 1$/m);
+    assert.match(outputs[0]!, /^spider: \d/m);
+    assert.match(outputs[1]!, /^6 of 6 passed$/m);
+    assert.match(outputs[2]!, /^2 of 3 passed/m);
+    assert.match(outputs[2]!, /^true\ntrue 1$/m);
+  });
+
   for (const block of all) {
     const name = `${block.file}:${block.line}${block.skip ? ` (not run: ${block.skip})` : ""}`;
     // A block may start PGlite and load Chinook: seconds, more than Bun's default 5 s test timeout.

@@ -67,6 +67,14 @@ function makeSandbox(): string {
     filter: (src) => !skip.has(path.relative(ROOT, src).split(path.sep)[0]!),
   });
   fs.symlinkSync(path.join(ROOT, "node_modules"), path.join(root, "node_modules"));
+  // docs/library.md's examples score the Spider sample the repository holds.
+  fs.cpSync(
+    path.join(ROOT, "tests", "data", "spider"),
+    path.join(root, "tests", "data", "spider"),
+    {
+      recursive: true,
+    },
+  );
   // The README's diff: alice promoted, a todo done and one added, a phone column.
   makeDb(
     path.join(root, "before.db"),

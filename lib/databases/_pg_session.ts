@@ -319,6 +319,9 @@ function stoppedByAnother(error: unknown): boolean {
   }
 }
 
+/** How many times a statement runs when other sessions' SQL keeps ending its session. */
+const RUNS = 3;
+
 /** The sessions of one database: at most `max` at once, a broken one replaced. */
 export class PgSessions {
   readonly #settings: SessionSettings;
@@ -382,12 +385,21 @@ export class PgSessions {
       // Another case's SQL may end the sessions of the harness's role
       // (pg_terminate_backend, pg_cancel_backend on their pids): what was
       // running on them is run once more, on a new session, so that its case
-      // does not pay for another's. A statement that ends its own session
-      // fails the second time too.
-      if (!stoppedByAnother(error) || performance.now() - started >= this.#settings.timeoutMs) {
-        throw error;
+      // does not pay for another's. An idle session ended meanwhile fails at
+      // once too, so it is tried up to RUNS times in all. A statement that
+      // ends its own session fails every time.
+      let last = error;
+      for (let run = 1; run < RUNS; run++) {
+        if (!stoppedByAnother(last) || performance.now() - started >= this.#settings.timeoutMs) {
+          throw last;
+        }
+        try {
+          return await this.#runOnce(statement);
+        } catch (again) {
+          last = again;
+        }
       }
-      return await this.#runOnce(statement);
+      throw last;
     }
   }
 

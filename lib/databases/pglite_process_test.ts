@@ -34,15 +34,16 @@ describe("startPgliteHost()", () => {
     try {
       // PGlite runs as its superuser: COPY to a file in its data directory is allowed there.
       const copy =
-        "COPY (SELECT repeat('x', 1000) FROM generate_series(1, 200000)) TO '/pglite/data/junk'";
+        "COPY (SELECT repeat('x', 1000) FROM generate_series(1, 2000000)) TO '/pglite/data/junk'";
       await assert.rejects(host.request("exec", copy, 60_000), (e: unknown) => {
         assert.ok(e instanceof HostStopped, String(e));
         assert.match(e.message, /wrote more than 2 MB into the data directory's copy/);
         return true;
       });
       assert.equal(host.alive, false);
-      // Killed long before the 200 MB were written.
-      assert.ok(folderBytes(data) - before < 100 * MB);
+      // Killed long before the 2 GB were written (the folder is looked at
+      // twice a second: under Bun, a few hundred MB may be written by then).
+      assert.ok(folderBytes(data) - before < 1000 * MB);
     } finally {
       await host.close();
     }

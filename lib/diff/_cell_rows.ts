@@ -26,7 +26,7 @@
 import type { SqliteValue } from "../sqlite/value.ts";
 import { emptyRow, sameValue } from "../sqlite/value.ts";
 import { CellStream } from "../sqlite_format/cell_stream.ts";
-import { Record, sameStored } from "../sqlite_format/record.ts";
+import { Record, sameStored, serialSize } from "../sqlite_format/record.ts";
 import { counted, type KeptRows } from "./_kept_rows.ts";
 import { addedOrRemoved, changedRow, keptRow } from "./_held_rows.ts";
 import { rowOf } from "./_row_reading.ts";
@@ -165,10 +165,15 @@ class RowReader {
     return cells.page!.exactRowid(cells.index);
   }
 
-  /** Parses the current cell's record into {@link record}. */
-  parse(cells: CellStream): Record {
+  /**
+   * Parses the current cell's record into {@link record}; with `like`, a
+   * record whose header is the same bytes is taken without decoding it
+   * again ({@link Record.parseLike}).
+   */
+  parse(cells: CellStream, like?: Record): Record {
     const bytes = cells.payload(0);
     const r = this.record;
+    if (like !== undefined && r.parseLike(like, bytes, 0, bytes.length)) return r;
     const problem = r.parse(bytes, 0, bytes.length, bytes.length);
     if (problem !== null) {
       throw cells.src.damaged(cells.page!.number, `cell ${cells.index + 1}: ${problem}`);
@@ -204,6 +209,7 @@ class RowReader {
  */
 function differingCells(layout: Layout, a: Record, b: Record): number {
   const { at, real, dflt } = layout;
+  if (sameTypes(a, b)) return differingBodies(at, a, b);
   let n = 0;
   for (let k = 0; k < at.length; k++) {
     const i = at[k]!;
@@ -214,6 +220,42 @@ function differingCells(layout: Layout, a: Record, b: Record): number {
       const x = i < a.count ? a.value(i, real[k]) : dflt[k]!;
       const y = i < b.count ? b.value(i, real[k]) : dflt[k]!;
       if (!sameValue(x, y)) n++;
+    }
+  }
+  return n;
+}
+
+/** Whether two parsed records list the same serial types. */
+function sameTypes(a: Record, b: Record): boolean {
+  const n = a.count;
+  if (n !== b.count) return false;
+  const x = a.types;
+  const y = b.types;
+  for (let i = 0; i < n; i++) if (x[i] !== y[i]) return false;
+  return true;
+}
+
+/**
+ * {@link differingCells} of two records of the same serial types: a column
+ * differs where its bytes do (as {@link sameStored} finds, inline), but
+ * for a REAL, whose 0.0 and -0.0 are the same value.
+ */
+function differingBodies(at: readonly number[], a: Record, b: Record): number {
+  const { types, offsets: oa, buf: x } = a;
+  const { offsets: ob, buf: y } = b;
+  let n = 0;
+  for (let k = 0; k < at.length; k++) {
+    const i = at[k]!;
+    if (i < 0 || i >= a.count) continue;
+    const t = types[i]!;
+    const w = serialSize(t);
+    let p = oa[i]!;
+    let q = ob[i]!;
+    for (const end = p + w; p < end; p++, q++) {
+      if (x[p] !== y[q]) {
+        if (t !== 7 || !sameStored(a, i, b, i)) n++;
+        break;
+      }
     }
   }
   return n;
@@ -272,7 +314,8 @@ export async function cellRows(
     changed(a, b) {
       const ra = (readA ??= new RowReader(layout, a));
       const rb = (readB ??= new RowReader(layout, b));
-      const cells = differingCells(layout, ra.parse(a), rb.parse(b));
+      const x = ra.parse(a);
+      const cells = differingCells(layout, x, rb.parse(b, x));
       if (cells === 0) return;
       const rowid = ra.rowid(a);
       rows.add("changed", (kept) => {

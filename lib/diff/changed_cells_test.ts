@@ -49,6 +49,15 @@ describe("counts.changed_cells", () => {
       3,
     ],
     [
+      "a REAL 0.0 that became -0.0 is the same value, beside a cell that changed",
+      `CREATE TABLE t(id INTEGER PRIMARY KEY, a, r); ${
+        rows(200, "INSERT INTO t SELECT i, i, 0.0 FROM c")
+      }`,
+      "UPDATE t SET a = a + 1, r = -0.0 WHERE id % 50 = 0; UPDATE t SET r = 0.5 WHERE id = 3;",
+      5,
+      5,
+    ],
+    [
       "a keyless table has no changed rows, so no changed cells",
       "CREATE TABLE t(a, b); INSERT INTO t VALUES (1, 2), (3, 4);",
       "UPDATE t SET b = 5 WHERE a = 1;",

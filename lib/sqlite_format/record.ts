@@ -56,6 +56,11 @@ const MAX_HEADER = 98307;
 export class Record {
   /** The number of columns the header lists. */
   count = 0;
+  /** Where the parsed record starts in `buf`, and its size (set by {@link parse}). */
+  at = 0;
+  size = 0;
+  /** Its header's size in bytes, the size varint included. */
+  headerSize = 0;
   /** Each column's serial type. */
   types: Int32Array = new Int32Array(64);
   /** Each column's value offset, from the start of `buf`. */
@@ -124,7 +129,42 @@ export class Record {
     if (body - at !== size) {
       return `its values take ${body - at - hs} bytes but the record holds ${size - hs}`;
     }
+    this.at = at;
+    this.size = size;
+    this.headerSize = hs;
     return null;
+  }
+
+  /**
+   * Takes the record of `size` bytes at `at` of `buf` as parsed when its
+   * header is byte for byte that of `like` (a sound record of the same size
+   * parsed before): the same serial types at the same offsets, so the same
+   * check holds, at the cost of comparing the header's bytes instead of
+   * decoding them. False: nothing is taken; {@link parse} it.
+   *
+   * @param like a record parsed without a problem
+   * @param buf the bytes
+   * @param at where the record starts
+   * @param size the record's size (all of it in `buf`)
+   * @returns whether it was taken
+   */
+  parseLike(like: Record, buf: Uint8Array, at: number, size: number): boolean {
+    const hs = like.headerSize;
+    if (size !== like.size || hs === 0 || hs > size) return false;
+    const x = like.buf;
+    for (let p = like.at, q = at, end = at + hs; q < end;) if (x[p++] !== buf[q++]) return false;
+    const n = like.count;
+    while (this.types.length < n) this.#grow();
+    this.types.set(like.types.subarray(0, n));
+    const shift = at - like.at;
+    if (shift === 0) this.offsets.set(like.offsets.subarray(0, n));
+    else for (let i = 0; i < n; i++) this.offsets[i] = like.offsets[i]! + shift;
+    this.buf = buf;
+    this.count = n;
+    this.at = at;
+    this.size = size;
+    this.headerSize = hs;
+    return true;
   }
 
   #grow(): void {

@@ -72,6 +72,21 @@ describe("db diff --key / --ignore / --ignore-table", () => {
     assert.match(bad.stderr, /^error: --key people: write TABLE=COLUMN\[,COLUMN\.\.\.\]/);
   });
 
+  it("refuses a key on a table neither file has, naming the tables they have, exit 2", () => {
+    const r = runCli(["db", "diff", a, b, "--key", "peple=email"]);
+    assert.equal(r.code, 2);
+    assert.equal(
+      r.stderr,
+      `error: --key peple=email: no table "peple" in ${a} or ${b} (tables there: audit, people); name a table the files have\n`,
+    );
+    assert.equal(r.stdout, "");
+    // A table left out, or outside --table, is not a mistake.
+    for (const more of [["--ignore-table", "peple"], ["--table", "audit"]]) {
+      const ok = runCli(["db", "diff", a, b, "--key", "peple=email", ...more]);
+      assert.deepEqual([ok.code, ok.stderr], [0, ""]);
+    }
+  });
+
   it("refuses --sql and --changeset with --key or --ignore, which a patch cannot follow", () => {
     for (const [out, aim] of [["--sql", "--key"], ["--changeset", "--ignore"]] as const) {
       const r = runCli([

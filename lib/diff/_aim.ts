@@ -32,6 +32,8 @@ function nameGlob(glob: string): (name: string) => boolean {
 /** The settings' keys and patterns, compiled once per diff. */
 export class Aim {
   readonly #keys: ReadonlyMap<string, readonly string[]>;
+  /** Each chosen key's table as the settings spell it. */
+  readonly #spelled: ReadonlyMap<string, string>;
   readonly #tables: readonly ((name: string) => boolean)[];
   /** Per `ignore` pattern: the tables it applies to, and the columns. */
   readonly #columns: readonly {
@@ -42,6 +44,7 @@ export class Aim {
   /** @param settings the diff's settings */
   constructor(settings: DiffSettings) {
     this.#keys = new Map(Object.entries(settings.keys ?? {}).map(([t, c]) => [foldName(t), c]));
+    this.#spelled = new Map(Object.keys(settings.keys ?? {}).map((t) => [foldName(t), t]));
     this.#tables = (settings.ignore_tables ?? []).map(nameGlob);
     this.#columns = (settings.ignore ?? []).map((p) => {
       const dot = p.indexOf(".");
@@ -59,6 +62,18 @@ export class Aim {
   /** Whether `ignoreTables` leaves the table out. */
   tableIgnored(name: string): boolean {
     return this.#tables.some((t) => t(name));
+  }
+
+  /**
+   * The tables a chosen key names that none of `present` has: a name the
+   * user mistyped (see docs/diff.md, "Decisions"), as the option spells it.
+   *
+   * @param present the tables the diff reads (any side), by name
+   * @returns the missing tables' names, in the option's order
+   */
+  keyTablesMissing(present: Iterable<string>): string[] {
+    const have = new Set([...present].map(foldName));
+    return [...this.#keys.keys()].filter((t) => !have.has(t)).map((t) => this.#spelled.get(t)!);
   }
 
   /** The chosen key of a table, or null. */
@@ -162,4 +177,31 @@ export function checkChosenKey(db: Database, schema: string, t: TableSchema, pat
       `${option}: a row of the WITHOUT ROWID table "${t.name}" in ${path} has a NULL in the key; choose columns that hold a value in every row`,
     );
   }
+}
+
+/**
+ * The error for chosen keys on tables that no file of the diff has.
+ *
+ * @param missing the tables, as the option spells them
+ * @param keys the settings' keys
+ * @param where the files (or folders) diffed, for the message
+ * @param tables the tables they have
+ * @returns one line: what is wrong and what to do
+ */
+export function missingKeyTableError(
+  missing: readonly string[],
+  keys: Readonly<Record<string, readonly string[]>>,
+  where: string,
+  tables: readonly string[],
+): UsageError {
+  const t = missing[0]!;
+  const sorted = [...tables].sort();
+  const listed = sorted.length === 0
+    ? "no table there"
+    : `tables there: ${sorted.slice(0, 20).join(", ")}${sorted.length > 20 ? ", ..." : ""}`;
+  return new UsageError(
+    `${
+      keyOption(t, keys[t] ?? [])
+    }: no table "${t}" in ${where} (${listed}); name a table the files have`,
+  );
 }

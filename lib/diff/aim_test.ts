@@ -118,6 +118,39 @@ describe("keys: rows paired by chosen columns", () => {
     );
   });
 
+  it("refuses a key on a table no file has; across folders, on a table no database has", async () => {
+    const missing = (e: unknown) =>
+      e instanceof UsageError &&
+      /^--key u=code: no table "u" in .* \(tables there: t\); name a table the files have$/.test(
+        e.message,
+      );
+    await assert.rejects(diffSql(CODES, CODES, { keys: { u: ["code"] } }), missing);
+    await assert.rejects(diffSql(CODES, VACUUMED, { keys: { u: ["code"] } }), missing);
+    const dir = tempDir();
+    try {
+      fs.mkdirSync(dir.file("a"));
+      fs.mkdirSync(dir.file("b"));
+      makeDb(dir.file("a/x.db"), CODES);
+      makeDb(dir.file("b/x.db"), VACUUMED);
+      makeDb(dir.file("a/y.db"), "CREATE TABLE other(n);");
+      makeDb(dir.file("b/y.db"), "CREATE TABLE other(n);");
+      // A table some databases lack is fine.
+      const diff = await diffFilesystemDatabases(dir.file("a"), dir.file("b"), {
+        keys: { t: ["code"] },
+      });
+      assert.equal(diff.databases[0]!.tables[0]!.counts.changed, 2);
+      await assert.rejects(
+        diffFilesystemDatabases(dir.file("a"), dir.file("b"), { keys: { u: ["code"] } }),
+        (e: unknown) =>
+          e instanceof UsageError &&
+          /^--key u=code: no table "u" in any database of the two folders \(tables there: other, t\)/
+            .test(e.message),
+      );
+    } finally {
+      dir.cleanup();
+    }
+  });
+
   it("reports the chosen key on identical files, and across a folder diff", async () => {
     const same = table(await diffSql(CODES, CODES, { keys: { t: ["code"] } }), "t");
     assert.deepEqual([same.key, same.key_kind, same.counts.changed], [["code"], "primary_key", 0]);

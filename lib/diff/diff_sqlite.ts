@@ -18,7 +18,7 @@ import { utf16SchemaError } from "./_utf8_copy.ts";
 import { claimTrees, openPageSide, type PageSide } from "./_page_sides.ts";
 import { schemaPageOne } from "./_schema_page_one.ts";
 import { identicalFiles } from "./_identical_files.ts";
-import { Aim } from "./_aim.ts";
+import { Aim, missingKeyTableError } from "./_aim.ts";
 import { LeafMap } from "../sqlite_format/tree_walk.ts";
 import {
   type StrategyContext,
@@ -93,7 +93,14 @@ export async function streamSqliteDiff(
 ): Promise<DatabaseDiff> {
   const settings = diffSettings(options);
   const name = nodePath.basename(after ?? before ?? "");
-  const change = await diffDatabasePair({ name, before, after, settings, listener });
+  const change = await diffDatabasePair({
+    name,
+    before,
+    after,
+    settings,
+    listener,
+    checkKeys: true,
+  });
   return {
     version: DIFF_FORMAT_VERSION,
     settings,
@@ -116,6 +123,12 @@ export interface DatabasePair {
    * the two.
    */
   readonly strategies?: readonly TableStrategy[];
+  /**
+   * Whether a chosen key (`keys`) on a table neither file has is an error:
+   * a diff of two files; the pairs of two folders are checked together
+   * (diff_filesystem.ts).
+   */
+  readonly checkKeys?: boolean;
 }
 
 function exists(path: string | null): path is string {
@@ -188,6 +201,17 @@ export async function diffDatabasePair(pair: DatabasePair): Promise<DatabaseChan
     const identical = leaves !== null && await identicalFiles(pa!, pb!, leaves);
     const sides = await schemas(pages, engine, settings);
     const aim = new Aim(settings);
+    if (pair.checkKeys === true) {
+      const present = [sides.before, sides.after].flatMap((x) =>
+        x === null ? [] : [...x.tables.values()].map((t) => t.name)
+      );
+      const named = tableFilter(settings);
+      const missing = aim.keyTablesMissing(present).filter((t) => named(t) && !aim.tableIgnored(t));
+      if (missing.length > 0) {
+        const where = [before, after].filter((p) => p !== null).join(" or ");
+        throw missingKeyTableError(missing, settings.keys ?? {}, where, [...new Set(present)]);
+      }
+    }
     const ctx: StrategyContext = { settings, pages, engine, identical, aim };
     const jobs = tableJobs(sides, settings, pair.strategies ?? TABLE_STRATEGIES, ctx);
     for (const job of jobs) await job.plan?.prepare?.();

@@ -22,6 +22,21 @@ const CODES = `CREATE TABLE t(code TEXT, v, seen_at);
 const VACUUMED = `${CODES} VACUUM; UPDATE t SET v = 50, seen_at = 200 WHERE code = 'c5';
   UPDATE t SET seen_at = 300 WHERE code = 'c7';`;
 
+/**
+ * Folders a/ and b/ of a temporary directory, each database made from its
+ * SQL there (b's from the second, or the same when there is one).
+ */
+function folders(dbs: Record<string, [string, string?]>): ReturnType<typeof tempDir> {
+  const dir = tempDir();
+  fs.mkdirSync(dir.file("a"));
+  fs.mkdirSync(dir.file("b"));
+  for (const [name, [a, b]] of Object.entries(dbs)) {
+    makeDb(dir.file(`a/${name}`), a);
+    makeDb(dir.file(`b/${name}`), b ?? a);
+  }
+  return dir;
+}
+
 describe("keys: rows paired by chosen columns", () => {
   it("shows a keyless table's edited rows changed, not removed and added", async () => {
     const plain = table(await diffSql(CODES, VACUUMED), "t");
@@ -126,14 +141,8 @@ describe("keys: rows paired by chosen columns", () => {
       );
     await assert.rejects(diffSql(CODES, CODES, { keys: { u: ["code"] } }), missing);
     await assert.rejects(diffSql(CODES, VACUUMED, { keys: { u: ["code"] } }), missing);
-    const dir = tempDir();
+    const dir = folders({ "x.db": [CODES, VACUUMED], "y.db": ["CREATE TABLE other(n);"] });
     try {
-      fs.mkdirSync(dir.file("a"));
-      fs.mkdirSync(dir.file("b"));
-      makeDb(dir.file("a/x.db"), CODES);
-      makeDb(dir.file("b/x.db"), VACUUMED);
-      makeDb(dir.file("a/y.db"), "CREATE TABLE other(n);");
-      makeDb(dir.file("b/y.db"), "CREATE TABLE other(n);");
       // A table some databases lack is fine.
       const diff = await diffFilesystemDatabases(dir.file("a"), dir.file("b"), {
         keys: { t: ["code"] },
@@ -154,12 +163,8 @@ describe("keys: rows paired by chosen columns", () => {
   it("reports the chosen key on identical files, and across a folder diff", async () => {
     const same = table(await diffSql(CODES, CODES, { keys: { t: ["code"] } }), "t");
     assert.deepEqual([same.key, same.key_kind, same.counts.changed], [["code"], "primary_key", 0]);
-    const dir = tempDir();
+    const dir = folders({ "x.db": [CODES, VACUUMED] });
     try {
-      fs.mkdirSync(dir.file("a"));
-      fs.mkdirSync(dir.file("b"));
-      makeDb(dir.file("a/x.db"), CODES);
-      makeDb(dir.file("b/x.db"), VACUUMED);
       const diff = await diffFilesystemDatabases(dir.file("a"), dir.file("b"), {
         keys: { t: ["code"] },
       });

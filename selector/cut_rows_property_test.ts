@@ -13,21 +13,10 @@ import { diffSqliteDatabases, streamSqliteDiff } from "../lib/diff/diff_sqlite.t
 import { diffDatabaseDiffs } from "../lib/diff/diff_of_diffs.ts";
 import type { DiffOptions } from "../lib/diff/options.ts";
 import { explainMatch, watchSelectors } from "./explain.ts";
+import { mulberry32 } from "../lib/counterexample/random.ts";
 
 const dir = tempDir();
 after(() => dir.cleanup());
-
-/** mulberry32: a small seeded generator, so a failure can be replayed from its seed. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const ROLES = ["a", "b", "c", null];
 
@@ -145,7 +134,7 @@ const SELECTORS = 12;
 describe("a selector on a cut diff answers as on the whole diff, or cannot tell", () => {
   for (let seed = 1; seed <= SEEDS; seed++) {
     it(`holds for seed ${seed}`, async () => {
-      const rnd = random(seed);
+      const rnd = mulberry32(seed);
       const t = tableSql(rnd, "t");
       const u = tableSql(rnd, "u");
       const base = `${t.create}\n${u.create}`;

@@ -8,19 +8,8 @@
  */
 import * as fs from "node:fs";
 import { DatabaseSync } from "node:sqlite";
+import { mulberry32 } from "../lib/counterexample/random.ts";
 import { tempDir } from "./fixtures.ts";
-
-/** A small seeded PRNG (mulberry32). */
-export function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 export type Shape =
   | "rowid"
@@ -279,7 +268,7 @@ export function buildPair(
   roundTrip = false,
   utf16 = false,
 ): Pair {
-  const random = prng(seed);
+  const random = mulberry32(seed);
   const pick = <T>(xs: readonly T[]): T => xs[Math.floor(random() * xs.length)]!;
   const tables = Array.from(
     { length: 1 + Math.floor(random() * 3) },

@@ -7,18 +7,7 @@ import { passAtK, passHatK } from "./pass_at_k.ts";
 import { verboseReport } from "./report_text.ts";
 import { diffRuns } from "./run_diff.ts";
 import { markdownReport } from "./report_md.ts";
-
-/** mulberry32: a small seeded generator, the same on every runtime. */
-function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { mulberry32 } from "../counterexample/random.ts";
 
 const CASES = parseCases(
   `- {id: easy, question: "0.9", expect: {rows: [{ok: 1}]}}
@@ -35,7 +24,7 @@ function randomAgent(seed: number) {
   return (question: string) => {
     let next = streams.get(question);
     if (next === undefined) {
-      next = seeded(seed + Number(question) * 1000);
+      next = mulberry32(seed + Number(question) * 1000);
       streams.set(question, next);
     }
     return { rows: [{ ok: next() < Number(question) ? 1 : 0 }] };
@@ -44,7 +33,7 @@ function randomAgent(seed: number) {
 
 /** What the agent does for one case over n attempts: how many pass. */
 function expectedPasses(seed: number, p: number, n: number): number {
-  const next = seeded(seed + p * 1000);
+  const next = mulberry32(seed + p * 1000);
   let c = 0;
   for (let i = 0; i < n; i++) if (next() < p) c++;
   return c;

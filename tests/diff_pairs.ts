@@ -64,121 +64,99 @@ export interface TableSpec {
   readonly create: string;
 }
 
-export function spec(name: string, shape: Shape): TableSpec {
-  const int = (i: number): string[] => [String(i)];
-  const text = (i: number): string[] => [`'k${i}'`];
-  switch (shape) {
-    case "rowid":
-      return {
-        name,
-        shape,
-        key: int,
-        keyCols: ["id"],
-        valueCols: ["a", "b", "c"],
-        create: `CREATE TABLE ${name}(id INTEGER PRIMARY KEY, a, b TEXT, c REAL)`,
-      };
-    case "text_key":
-      return {
-        name,
-        shape,
-        key: text,
-        keyCols: ["k"],
-        valueCols: ["a", "b"],
-        create: `CREATE TABLE ${name}(k TEXT PRIMARY KEY NOT NULL, a, b)`,
-      };
-    case "nocase_key":
-      return {
-        name,
-        shape,
-        key: text,
-        keyCols: ["k"],
-        valueCols: ["a"],
-        create: `CREATE TABLE ${name}(k TEXT PRIMARY KEY NOT NULL COLLATE NOCASE, a)`,
-      };
-    case "composite":
-      return {
-        name,
-        shape,
-        key: (i) => [`'g${i % 7}'`, String(i)],
-        keyCols: ["k1", "k2"],
-        valueCols: ["a"],
-        create: `CREATE TABLE ${name}(k1 TEXT NOT NULL, k2 INT NOT NULL, a, PRIMARY KEY(k1, k2))`,
-      };
-    case "without_rowid":
-      return {
-        name,
-        shape,
-        key: int,
-        keyCols: ["k"],
-        valueCols: ["a", "b"],
-        create: `CREATE TABLE ${name}(k INT PRIMARY KEY, a, b) WITHOUT ROWID`,
-      };
-    case "strict":
-      return {
-        name,
-        shape,
-        key: int,
-        keyCols: ["id"],
-        valueCols: ["n", "t"],
-        create: `CREATE TABLE ${name}(id INTEGER PRIMARY KEY, n INTEGER, t TEXT) STRICT`,
-      };
-    case "generated":
-      return {
-        name,
-        shape,
-        key: int,
-        keyCols: ["id"],
-        valueCols: ["a"],
-        create: `CREATE TABLE ${name}(id INTEGER PRIMARY KEY, a INT,
-          g INT GENERATED ALWAYS AS (a * 2) VIRTUAL, s TEXT GENERATED ALWAYS AS (a || 'x') STORED)`,
-      };
-    case "keyless":
-      return {
-        name,
-        shape,
-        key: () => [],
-        keyCols: [],
-        valueCols: ["a", "b"],
-        create: `CREATE TABLE ${name}(a, b)`,
-      };
-    case "typed_generated":
-      return {
-        name,
-        shape,
-        key: int,
-        keyCols: ["id"],
-        valueCols: ["a", "b"],
-        create: `CREATE TABLE ${name}(id INTEGER PRIMARY KEY, a, b,
-          g TEXT GENERATED ALWAYS AS (typeof(a) || typeof(b)) STORED)`,
-      };
-    case "autoincrement":
-      return {
-        name,
-        shape,
-        key: int,
-        keyCols: ["id"],
-        valueCols: ["a", "b"],
-        create: `CREATE TABLE ${name}(id INTEGER PRIMARY KEY AUTOINCREMENT, a, b)`,
-      };
-    case "rowid_names":
-      return {
-        name,
-        shape,
-        key: () => [],
-        keyCols: [],
-        valueCols: ["a", "rowid", "oid", "_rowid_"],
-        create: `CREATE TABLE ${name}(rowid, oid, _rowid_, a)`,
-      };
-    case "fts5":
-      return {
-        name,
-        shape,
-        key: int,
-        keyCols: ["rowid"],
-        valueCols: ["a", "b"],
-        create: `CREATE VIRTUAL TABLE ${name} USING fts5(a, b)`,
-      };
+const int = (i: number): string[] => [String(i)];
+const text = (i: number): string[] => [`'k${i}'`];
+const none = (): string[] => [];
+
+/** Each shape's table: its key, its columns, and its CREATE for a name. */
+const TABLES: Record<
+  Shape,
+  Omit<TableSpec, "name" | "shape" | "create"> & {
+    readonly create: (name: string) => string;
   }
+> = {
+  rowid: {
+    key: int,
+    keyCols: ["id"],
+    valueCols: ["a", "b", "c"],
+    create: (name) => `CREATE TABLE ${name}(id INTEGER PRIMARY KEY, a, b TEXT, c REAL)`,
+  },
+  text_key: {
+    key: text,
+    keyCols: ["k"],
+    valueCols: ["a", "b"],
+    create: (name) => `CREATE TABLE ${name}(k TEXT PRIMARY KEY NOT NULL, a, b)`,
+  },
+  nocase_key: {
+    key: text,
+    keyCols: ["k"],
+    valueCols: ["a"],
+    create: (name) => `CREATE TABLE ${name}(k TEXT PRIMARY KEY NOT NULL COLLATE NOCASE, a)`,
+  },
+  composite: {
+    key: (i) => [`'g${i % 7}'`, String(i)],
+    keyCols: ["k1", "k2"],
+    valueCols: ["a"],
+    create: (name) =>
+      `CREATE TABLE ${name}(k1 TEXT NOT NULL, k2 INT NOT NULL, a, PRIMARY KEY(k1, k2))`,
+  },
+  without_rowid: {
+    key: int,
+    keyCols: ["k"],
+    valueCols: ["a", "b"],
+    create: (name) => `CREATE TABLE ${name}(k INT PRIMARY KEY, a, b) WITHOUT ROWID`,
+  },
+  strict: {
+    key: int,
+    keyCols: ["id"],
+    valueCols: ["n", "t"],
+    create: (name) => `CREATE TABLE ${name}(id INTEGER PRIMARY KEY, n INTEGER, t TEXT) STRICT`,
+  },
+  generated: {
+    key: int,
+    keyCols: ["id"],
+    valueCols: ["a"],
+    create: (name) =>
+      `CREATE TABLE ${name}(id INTEGER PRIMARY KEY, a INT,
+          g INT GENERATED ALWAYS AS (a * 2) VIRTUAL, s TEXT GENERATED ALWAYS AS (a || 'x') STORED)`,
+  },
+  keyless: {
+    key: none,
+    keyCols: [],
+    valueCols: ["a", "b"],
+    create: (name) => `CREATE TABLE ${name}(a, b)`,
+  },
+  typed_generated: {
+    key: int,
+    keyCols: ["id"],
+    valueCols: ["a", "b"],
+    create: (name) =>
+      `CREATE TABLE ${name}(id INTEGER PRIMARY KEY, a, b,
+          g TEXT GENERATED ALWAYS AS (typeof(a) || typeof(b)) STORED)`,
+  },
+  autoincrement: {
+    key: int,
+    keyCols: ["id"],
+    valueCols: ["a", "b"],
+    create: (name) => `CREATE TABLE ${name}(id INTEGER PRIMARY KEY AUTOINCREMENT, a, b)`,
+  },
+  rowid_names: {
+    key: none,
+    keyCols: [],
+    valueCols: ["a", "rowid", "oid", "_rowid_"],
+    create: (name) => `CREATE TABLE ${name}(rowid, oid, _rowid_, a)`,
+  },
+  fts5: {
+    key: int,
+    keyCols: ["rowid"],
+    valueCols: ["a", "b"],
+    create: (name) => `CREATE VIRTUAL TABLE ${name} USING fts5(a, b)`,
+  },
+};
+
+export function spec(name: string, shape: Shape): TableSpec {
+  const { create, ...table } = TABLES[shape];
+  return { name, shape, ...table, create: create(name) };
 }
 
 /** Text holding NUL and CR LF, for the round-trip pairs. */

@@ -15,7 +15,7 @@
  * const rows = await pool.run({
  *   service: "sqlite", op: "query", args: { path, sql },
  *   key: path,          // prefer a worker that has this database open already
- *   timeoutMs: 30_000,  // the deadline, from when it starts on a worker
+ *   timeoutMs: 30_000,  // the deadline, from now (waiting for a worker counts)
  *   signal,             // cancel it early (the case timed out, Ctrl-C)
  * });
  * ```
@@ -101,8 +101,8 @@ export interface PoolJob {
   /** A worker that ran a job of the same key is preferred (what it opened is still open). */
   readonly key?: string | undefined;
   /**
-   * The deadline, in milliseconds from when the job starts on a worker:
-   * time spent waiting for a worker does not count (a case's signal bounds the wait).
+   * The deadline, in milliseconds from when the job is given to the pool:
+   * time spent waiting for a worker counts (a case's time does too).
    */
   readonly timeoutMs?: number | undefined;
   /** Cancels the job, queued or running. */
@@ -138,8 +138,8 @@ export interface PoolStats {
 interface Running {
   readonly id: number;
   readonly job: PoolJob;
-  /** The deadline, in `Date.now()` milliseconds (a clock every thread shares), set when it starts. */
-  deadline?: number | undefined;
+  /** The deadline, in `Date.now()` milliseconds (a clock every thread shares). */
+  readonly deadline?: number | undefined;
   /** When it was given to the pool (`performance.now()`). */
   readonly queuedAt: number;
   readonly resolve: (value: unknown) => void;
@@ -238,6 +238,9 @@ export class WorkerPool {
         resolve,
         reject,
         queuedAt: performance.now(),
+        ...(job.timeoutMs !== undefined && Number.isFinite(job.timeoutMs)
+          ? { deadline: Date.now() + job.timeoutMs }
+          : {}),
       };
       if (job.signal !== undefined) {
         const signal = job.signal;
@@ -452,10 +455,6 @@ export class WorkerPool {
   #start(slot: Slot, r: Running): void {
     slot.running = r;
     slot.runningSince = performance.now();
-    // Its time counts from here: waiting for a worker is not the job's time.
-    if (r.job.timeoutMs !== undefined && Number.isFinite(r.job.timeoutMs)) {
-      r.deadline = Date.now() + r.job.timeoutMs;
-    }
     const key = r.job.key;
     if (key !== undefined) {
       const at = slot.keys.indexOf(key);

@@ -115,23 +115,6 @@ describe("WorkerPool", () => {
     assert.equal(pool.stats().abandoned, 0);
   });
 
-  it("counts a job's deadline from when it starts, not while it waits for a worker", async () => {
-    const one = new WorkerPool({ size: 1, graceMs: 10_000 });
-    try {
-      await one.warm(1, "sqlite");
-      // The first holds the only worker past the second's whole deadline.
-      const first = query(one, RUNAWAY, { timeoutMs: 1_000 });
-      const second = query(one, "SELECT 1 AS one", { timeoutMs: 300 });
-      await assert.rejects(
-        first,
-        (e) => e instanceof SqliteQueryError && e.message === "deadline",
-      );
-      assert.deepEqual((await second).values, [1]);
-    } finally {
-      await one.close();
-    }
-  });
-
   it("fails a job that waits for a worker when its signal aborts, without running it", async () => {
     await pool.warm(2, "sqlite");
     await idle(pool);

@@ -31,9 +31,8 @@ function nameGlob(glob: string): (name: string) => boolean {
 
 /** The settings' keys and patterns, compiled once per diff. */
 export class Aim {
+  readonly #settings: DiffSettings;
   readonly #keys: ReadonlyMap<string, readonly string[]>;
-  /** Each chosen key's table as the settings spell it. */
-  readonly #spelled: ReadonlyMap<string, string>;
   readonly #tables: readonly ((name: string) => boolean)[];
   /** Per `ignore` pattern: the tables it applies to, and the columns. */
   readonly #columns: readonly {
@@ -43,8 +42,8 @@ export class Aim {
 
   /** @param settings the diff's settings */
   constructor(settings: DiffSettings) {
+    this.#settings = settings;
     this.#keys = new Map(Object.entries(settings.keys ?? {}).map(([t, c]) => [foldName(t), c]));
-    this.#spelled = new Map(Object.keys(settings.keys ?? {}).map((t) => [foldName(t), t]));
     this.#tables = (settings.ignore_tables ?? []).map(nameGlob);
     this.#columns = (settings.ignore ?? []).map((p) => {
       const dot = p.indexOf(".");
@@ -65,15 +64,32 @@ export class Aim {
   }
 
   /**
-   * The tables a chosen key names that none of `present` has: a name the
-   * user mistyped (see docs/diff.md, "Decisions"), as the option spells it.
+   * The error for a chosen key on a table that none of `present` has (a
+   * name the user mistyped: docs/diff-outputs.md, "Decisions"), or null. A
+   * table left out (`ignoreTables`) or outside `tables` is not looked for.
    *
-   * @param present the tables the diff reads (any side), by name
-   * @returns the missing tables' names, in the option's order
+   * @param present the tables the diff read (any side, any database), by name
+   * @param where the files (or folders) diffed, for the message
+   * @returns one line: what is wrong and what to do; null when every key's table is there
    */
-  keyTablesMissing(present: Iterable<string>): string[] {
-    const have = new Set([...present].map(foldName));
-    return [...this.#keys.keys()].filter((t) => !have.has(t)).map((t) => this.#spelled.get(t)!);
+  unknownKeyTable(present: readonly string[], where: string): UsageError | null {
+    const keys = this.#settings.keys ?? {};
+    const have = new Set(present.map(foldName));
+    const named = this.#settings.tables?.map(foldName) ?? null;
+    const t = Object.keys(keys).find((t) =>
+      !have.has(foldName(t)) && (named === null || named.includes(foldName(t))) &&
+      !this.tableIgnored(t)
+    );
+    if (t === undefined) return null;
+    const sorted = [...new Set(present)].sort();
+    const listed = sorted.length === 0
+      ? "no table there"
+      : `tables there: ${sorted.slice(0, 20).join(", ")}${sorted.length > 20 ? ", ..." : ""}`;
+    return new UsageError(
+      `${
+        keyOption(t, keys[t]!)
+      }: no table "${t}" in ${where} (${listed}); name a table the files have`,
+    );
   }
 
   /** The chosen key of a table, or null. */
@@ -177,31 +193,4 @@ export function checkChosenKey(db: Database, schema: string, t: TableSchema, pat
       `${option}: a row of the WITHOUT ROWID table "${t.name}" in ${path} has a NULL in the key; choose columns that hold a value in every row`,
     );
   }
-}
-
-/**
- * The error for chosen keys on tables that no file of the diff has.
- *
- * @param missing the tables, as the option spells them
- * @param keys the settings' keys
- * @param where the files (or folders) diffed, for the message
- * @param tables the tables they have
- * @returns one line: what is wrong and what to do
- */
-export function missingKeyTableError(
-  missing: readonly string[],
-  keys: Readonly<Record<string, readonly string[]>>,
-  where: string,
-  tables: readonly string[],
-): UsageError {
-  const t = missing[0]!;
-  const sorted = [...tables].sort();
-  const listed = sorted.length === 0
-    ? "no table there"
-    : `tables there: ${sorted.slice(0, 20).join(", ")}${sorted.length > 20 ? ", ..." : ""}`;
-  return new UsageError(
-    `${
-      keyOption(t, keys[t] ?? [])
-    }: no table "${t}" in ${where} (${listed}); name a table the files have`,
-  );
 }

@@ -7,13 +7,12 @@ import { Buffer } from "node:buffer";
 import * as fs from "node:fs";
 import * as nodePath from "node:path";
 import { SqliteOpenError, UsageError } from "../errors.ts";
-import { Aim, missingKeyTableError } from "./_aim.ts";
+import { Aim } from "./_aim.ts";
 import { globMatcher } from "./_glob.ts";
-import { foldName } from "./names.ts";
 import { diffDatabasePair } from "./diff_sqlite.ts";
 import type { DiffListener } from "./listener.ts";
 import { type DiffOptions, diffSettings } from "./options.ts";
-import type { DatabaseChange, DatabaseDiff, DiffSettings } from "./types.ts";
+import type { DatabaseChange, DatabaseDiff } from "./types.ts";
 import { DIFF_FORMAT_VERSION } from "./types.ts";
 
 /**
@@ -112,25 +111,13 @@ export async function diffFilesystemDatabases(
       databases.push(unreadable(pair, e));
     }
   }
-  if (names.length > 1) checkKeyTables(settings, databases);
-  return { version: DIFF_FORMAT_VERSION, settings, databases };
-}
-
-/**
- * A chosen key on a table that no database of the two folders has: the
- * name is mistyped (a table on some databases only is fine).
- */
-function checkKeyTables(settings: DiffSettings, databases: readonly DatabaseChange[]): void {
-  const aim = new Aim(settings);
-  const present = [...new Set(databases.flatMap((d) => d.tables.map((t) => t.name)))];
-  const named = settings.tables === null ? null : new Set(settings.tables.map(foldName));
-  const missing = aim.keyTablesMissing(present).filter((t) =>
-    (named === null || named.has(foldName(t))) && !aim.tableIgnored(t)
-  );
-  if (missing.length > 0) {
-    const where = "any database of the two folders";
-    throw missingKeyTableError(missing, settings.keys ?? {}, where, present);
+  if (names.length > 1) {
+    // A key may name a table only some databases have: an error when none has it.
+    const present = databases.flatMap((d) => d.tables.map((t) => t.name));
+    const unknown = new Aim(settings).unknownKeyTable(present, "any database of the two folders");
+    if (unknown !== null) throw unknown;
   }
+  return { version: DIFF_FORMAT_VERSION, settings, databases };
 }
 
 function unreadable(

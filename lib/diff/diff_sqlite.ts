@@ -18,7 +18,7 @@ import { utf16SchemaError } from "./_utf8_copy.ts";
 import { claimTrees, openPageSide, type PageSide } from "./_page_sides.ts";
 import { schemaPageOne } from "./_schema_page_one.ts";
 import { identicalFiles } from "./_identical_files.ts";
-import { Aim, missingKeyTableError } from "./_aim.ts";
+import { Aim } from "./_aim.ts";
 import { LeafMap } from "../sqlite_format/tree_walk.ts";
 import {
   type StrategyContext,
@@ -205,12 +205,9 @@ export async function diffDatabasePair(pair: DatabasePair): Promise<DatabaseChan
       const present = [sides.before, sides.after].flatMap((x) =>
         x === null ? [] : [...x.tables.values()].map((t) => t.name)
       );
-      const named = tableFilter(settings);
-      const missing = aim.keyTablesMissing(present).filter((t) => named(t) && !aim.tableIgnored(t));
-      if (missing.length > 0) {
-        const where = [before, after].filter((p) => p !== null).join(" or ");
-        throw missingKeyTableError(missing, settings.keys ?? {}, where, [...new Set(present)]);
-      }
+      const where = [before, after].filter((p) => p !== null).join(" or ");
+      const unknown = aim.unknownKeyTable(present, where);
+      if (unknown !== null) throw unknown;
     }
     const ctx: StrategyContext = { settings, pages, engine, identical, aim };
     const jobs = tableJobs(sides, settings, pair.strategies ?? TABLE_STRATEGIES, ctx);

@@ -21,6 +21,12 @@ export interface WorkerStart {
   readonly limits: EngineLimits;
   /** Int32 slot 0: the id of the job the main thread wants stopped. */
   readonly cancel: SharedArrayBuffer;
+  /**
+   * Int32 cells, one per job sent (`seq` modulo their number): the job's id
+   * while it waits; the worker swaps it for minus the id as it starts it,
+   * and skips a job whose cell the main thread has set to 0 (taken back).
+   */
+  readonly claims: SharedArrayBuffer;
   /** BigInt64 slot 0: bytes of temporary files the workers hold now. */
   readonly tempUsage: SharedArrayBuffer;
   /** Compiled WebAssembly modules the pool shares with its workers, by name. */
@@ -30,6 +36,8 @@ export interface WorkerStart {
 /** A job, main thread to worker. */
 export interface JobMessage {
   readonly id: number;
+  /** Which claims cell is the job's (absent for a service's warm-up, never taken back). */
+  readonly seq?: number | undefined;
   readonly service: ServiceName;
   readonly op: string;
   readonly args: unknown;

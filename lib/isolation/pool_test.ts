@@ -138,6 +138,77 @@ describe("WorkerPool", () => {
     }
   });
 
+  it("answers quick statements sent behind one another on one worker, each its own", async () => {
+    const one = new WorkerPool({ size: 1 });
+    try {
+      await one.warm(1, "sqlite");
+      const replies = await Promise.all(
+        Array.from({ length: 40 }, (_, i) => query(one, `SELECT ${i} AS i, ${i} * 2 AS twice`)),
+      );
+      replies.forEach((r, i) => assert.deepEqual(r.values, [i, i * 2]));
+      assert.equal(one.stats().started, 1);
+    } finally {
+      await one.close();
+    }
+  });
+
+  it("moves a job sent behind a runaway to another worker", async () => {
+    // One worker up: the quick job is sent behind the runaway, which has only just started.
+    const two = new WorkerPool({ size: 2, graceMs: 10_000 });
+    const stop = new AbortController();
+    try {
+      await two.warm(1, "sqlite");
+      const runaway = query(two, RUNAWAY, { signal: stop.signal });
+      const quick = query(two, "SELECT 7 AS seven");
+      assert.deepEqual((await quick).values, [7]);
+      assert.equal(await settled(runaway), false, "the runaway still runs");
+      assert.equal(two.stats().started, 2);
+      stop.abort(new Error("done"));
+      await Promise.allSettled([runaway]);
+    } finally {
+      stop.abort(new Error("done"));
+      await two.close();
+    }
+  });
+
+  it("cancels a job waiting behind another on a worker, without running it", async () => {
+    const one = new WorkerPool({ size: 1, graceMs: 10_000 });
+    const stopBusy = new AbortController();
+    try {
+      await one.warm(1, "sqlite");
+      const busy = query(one, RUNAWAY, { signal: stopBusy.signal });
+      const stop = new AbortController();
+      const waiting = query(one, "SELECT 1", { signal: stop.signal });
+      assert.equal(one.stats().queued, 1);
+      stop.abort(new Error("not wanted"));
+      await assert.rejects(waiting, /not wanted/);
+      assert.equal(one.stats().queued, 0);
+      assert.equal(await settled(busy), false, "the runaway still runs");
+      stopBusy.abort(new Error("done"));
+      await Promise.allSettled([busy]);
+      assert.deepEqual((await query(one, "SELECT 2 AS two")).values, [2]);
+      assert.equal(one.stats().abandoned, 0);
+    } finally {
+      stopBusy.abort(new Error("done"));
+      await one.close();
+    }
+  });
+
+  it("runs a job that waited behind a worker it gave up on the worker that replaces it", async () => {
+    const short = new WorkerPool({ size: 1, graceMs: 200 });
+    try {
+      await query(short, "SELECT 1");
+      const stuck = query(short, ONE_LONG_STEP, { timeoutMs: 100 });
+      const behind = query(short, "SELECT 3 AS three");
+      await assert.rejects(stuck, (e) => e instanceof PoolJobError && e.reason === "deadline");
+      assert.deepEqual((await behind).values, [3]);
+      assert.equal(short.stats().abandoned, 1);
+      assert.equal(short.stats().workers, 1);
+    } finally {
+      await short.close();
+    }
+  });
+
   it("gives up a worker that cannot be interrupted in time, and replaces it", async () => {
     // A grace of its own, short: the step runs seconds past it, on any machine.
     const short = new WorkerPool({ size: 1, graceMs: 200 });

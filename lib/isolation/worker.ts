@@ -2,8 +2,11 @@
  * A pool worker's entry point (see pool.ts). It is a composition root, as
  * cli.ts is for the process: nothing imports it, and it imports the
  * services it can host from the rooms that define them, each only when a
- * job first names it. One job at a time: the job's deadline and the main
- * thread's cancel are what `JobContext.stopRequested()` reads.
+ * job first names it. One job at a time, in the order they came (the pool
+ * sends a few ahead, pool.ts): each is claimed in the shared claims ring
+ * as it starts, and one the main thread took back is skipped. The job's
+ * deadline and the main thread's cancel are what `JobContext.stopRequested()`
+ * reads.
  *
  * @module
  */
@@ -22,6 +25,7 @@ const SERVICES: Record<ServiceName, () => Promise<{ readonly service: Service }>
 // Imported outside a worker (a docs test reads every module), it does nothing.
 const start = parentPort === null ? undefined : workerData as WorkerStart;
 const cancel = new Int32Array(start?.cancel ?? new SharedArrayBuffer(4));
+const claims = new Int32Array(start?.claims ?? new SharedArrayBuffer(4));
 const loaded = new Map<ServiceName, Promise<Service>>();
 const services = new Map<ServiceName, Service>();
 if (start !== undefined) shareTempUsage(start.tempUsage, start.limits.tempBytes);
@@ -103,11 +107,41 @@ function send(m: JobMessage, reply: ReplyMessage): void {
   }
 }
 
+/** Whether the job is still this worker's to run (see the module comment), now claimed. */
+function claim(m: JobMessage): boolean {
+  if (m.seq === undefined) return true;
+  return Atomics.compareExchange(claims, m.seq % claims.length, m.id, -m.id) === m.id;
+}
+
 const port = parentPort;
+const waiting: JobMessage[] = [];
+let busy = false;
+/** After an answer that asked for this worker's replacement, it claims nothing more. */
+let retiring = false;
+
+function pump(): void {
+  while (!busy && !retiring && waiting.length > 0) {
+    const m = waiting.shift()!;
+    if (!claim(m)) continue;
+    const reply = runJob(m);
+    if (reply instanceof Promise) {
+      busy = true;
+      void reply.then((r) => {
+        send(m, r);
+        retiring ||= r.retire;
+        busy = false;
+        pump();
+      });
+      return;
+    }
+    send(m, reply);
+    retiring ||= reply.retire;
+  }
+}
+
 port?.on("message", (m: JobMessage) => {
-  const reply = runJob(m);
-  if (reply instanceof Promise) void reply.then((r) => send(m, r));
-  else send(m, reply);
+  waiting.push(m);
+  pump();
 });
 // The pool counts a job's deadline from here: starting a thread (and, under
 // `deno test`, type-checking it) can take longer than a short deadline.

@@ -8,6 +8,9 @@
  *   work table, stop at the limit ("temporary file size exceeds
  *   temp_file_limit") instead of filling the memory or the data directory's
  *   copy;
+ * - `pg_sleep` and every other wait, which PGlite makes by reading the
+ *   clock in a loop, read a clock that pauses a busy loop
+ *   (_pglite_clock.ts) instead of making garbage and spinning a core;
  * - `COPY ... TO PROGRAM` (or a `DO` block that runs one) is an error for
  *   that statement: PGlite, which has no programs to run, answered it by
  *   throwing through the engine, which left it broken for every statement
@@ -21,6 +24,7 @@
 import * as fs from "node:fs";
 import { pgliteParsers, SESSION_SETTINGS } from "./pg_types.ts";
 import { pgliteStart } from "./_pglite_start.ts";
+import { withCalmClock } from "./_pglite_clock.ts";
 
 /** Where an engine starts from. */
 export type EngineSource =
@@ -129,32 +133,33 @@ export class PgliteEngine {
   ): Promise<PgliteEngine> {
     const { PGlite } = await import("@electric-sql/pglite");
     const start = await pgliteStart(source.kind === "script" || source.kind === "empty");
-    const db = await withHeapLimit(heapBytes, async () => {
-      const made = new PGlite({
-        ...(source.kind === "dir" ? { dataDir: source.path } : {}),
-        // In memory, from the template, not initdb; in the binary, from its
-        // embedded files (_pglite_start.ts).
-        ...start,
-        ...(source.kind === "tarball"
-          ? { loadDataDir: new Blob([fs.readFileSync(source.path)]) }
-          : {}),
-        // PostgreSQL's default of 128 MB of shared buffers grew the WebAssembly
-        // heap by 64 MB; the data is in memory anyway (PGlite's file system),
-        // so a page not in a buffer is a copy away, not a read.
-        startParams: [
-          ...PGlite.defaultStartParams,
-          "-c",
-          "shared_buffers=16MB",
-          "-c",
-          `temp_file_limit=${Math.max(64, Math.round(tempFileLimitKb))}kB`,
-          // The session's settings as PostgreSQL starts with them, so that
-          // DISCARD ALL after each statement goes back to them.
-          ...Object.entries(SESSION_SETTINGS).flatMap(([k, v]) => ["-c", `${k}=${v}`]),
-        ],
-      });
-      await made.waitReady;
-      return made as unknown as PgliteLike;
-    });
+    const db = await withHeapLimit(heapBytes, () =>
+      withCalmClock(async () => {
+        const made = new PGlite({
+          ...(source.kind === "dir" ? { dataDir: source.path } : {}),
+          // In memory, from the template, not initdb; in the binary, from its
+          // embedded files (_pglite_start.ts).
+          ...start,
+          ...(source.kind === "tarball"
+            ? { loadDataDir: new Blob([fs.readFileSync(source.path)]) }
+            : {}),
+          // PostgreSQL's default of 128 MB of shared buffers grew the WebAssembly
+          // heap by 64 MB; the data is in memory anyway (PGlite's file system),
+          // so a page not in a buffer is a copy away, not a read.
+          startParams: [
+            ...PGlite.defaultStartParams,
+            "-c",
+            "shared_buffers=16MB",
+            "-c",
+            `temp_file_limit=${Math.max(64, Math.round(tempFileLimitKb))}kB`,
+            // The session's settings as PostgreSQL starts with them, so that
+            // DISCARD ALL after each statement goes back to them.
+            ...Object.entries(SESSION_SETTINGS).flatMap(([k, v]) => ["-c", `${k}=${v}`]),
+          ],
+        });
+        await made.waitReady;
+        return made as unknown as PgliteLike;
+      }));
     // PGlite answers popen() (COPY ... TO PROGRAM) by throwing through the
     // engine; a NULL stream instead makes PostgreSQL raise its own error.
     const external = db.handleExternalCmd.bind(db);

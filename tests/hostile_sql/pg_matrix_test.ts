@@ -402,14 +402,7 @@ for (const [target, skip, dbOf] of targetsToRun) {
         // Found (1), or the candidate cannot be searched (2): never "agree" (0).
         assert.ok(r.code === 1 || r.code === 2, `exit ${r.code}: ${r.stdout}${r.stderr}`);
         if (r.code === 2) assert.match(r.stderr, /^error: [^\n]+\n$/, h.id);
-        // A known gap: as the binary (Bun's runtime), PGlite's host grows
-        // while pg_sleep waits, and the search's process tree peaked at
-        // 1.14 GB in CI before the host's memory cap stopped it; under Deno
-        // it stays under 1 GB. Held at 1.5 GB there until it is fixed.
-        const bunHost = typeof (globalThis as { Bun?: unknown }).Bun !== "undefined" ||
-          process.env["DBAGENTEVAL_BIN"] !== undefined;
-        const gap = target === "pglite" && h.id === "pg_sleep" && bunHost;
-        assertContained(r, w, before, timeout + 4, gap ? 1536 * 2 ** 20 : PEAK_LIMIT);
+        assertContained(r, w, before, timeout + 4, PEAK_LIMIT);
       });
     }
 

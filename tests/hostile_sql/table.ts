@@ -69,9 +69,7 @@ const REFUSED = /is refused: the SQL may only read the case's database/;
 const READ_ONLY = /in a read-only transaction/;
 /** A PostgreSQL runaway: cut by its deadline, or (PGlite) waiting behind another past its own. */
 const PG_RUNAWAY = new RegExp(
-  `${RUNAWAY.source}|did not finish within|waited for the one before it|statement timeout|` +
-    // Under Bun, PGlite's pg_sleep grows its memory until it is stopped for it.
-    `more than \\d+ MB of memory`,
+  `${RUNAWAY.source}|did not finish within|waited for the one before it|statement timeout`,
 );
 
 /** The hostile statements, in the order they run (before the canaries). */

@@ -7,6 +7,9 @@
 import { sqliteExecutor } from "../sqlite/executor.ts";
 import type { OpenDatabaseOptions, ReferenceDatabase } from "./database.ts";
 
+/** The least time the open's check (`SELECT 1`) is given. */
+const OPEN_CHECK_MS = 30_000;
+
 /**
  * Opens a SQLite file read-only and checks it, so a missing or broken file
  * stops the run before any case.
@@ -32,7 +35,12 @@ export async function openSqliteDatabase(
     timeoutMs: options.statementTimeoutMs,
   });
   try {
-    await execute("SELECT 1");
+    // The open's own check may have to start the pool's first worker (seconds
+    // on a loaded machine): no statement of a case, so not held to their deadline.
+    const timeoutMs = options.statementTimeoutMs === undefined
+      ? undefined
+      : Math.max(options.statementTimeoutMs, OPEN_CHECK_MS);
+    await execute("SELECT 1", { timeoutMs });
   } catch (error) {
     execute.close();
     throw error;

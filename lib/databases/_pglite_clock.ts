@@ -2,21 +2,23 @@
  * PGlite's clock, read without a busy loop's cost.
  *
  * PGlite has no way to sleep: `pg_sleep` (and anything that waits with
- * `pg_usleep`) reads the clock in a loop until the time is up, 150,000 to
+ * `pg_usleep`) reads the clock in a loop until the time is up, 1,500,000 to
  * 5,000,000 reads a second. Each read went through Emscripten's
  * `clock_time_get`, which writes its answer as a new BigInt: under Bun the
- * host process grew by 300-700 MB in three seconds of `pg_sleep` and was
- * stopped by the memory cap, not by the statement's deadline.
+ * host process grew by 100-200 MB a second of `pg_sleep` and was stopped by
+ * the memory cap, not by the statement's deadline.
  *
  * The clock here writes the time as two 32-bit halves (no BigInt), and once
  * it has been read {@link SPIN_READS} times in a row less than
  * {@link SPIN_GAP_MS} apart, a loop that does nothing but wait, it pauses
- * {@link PAUSE_MS} on each read until there is {@link END_GAP_MS} of work
- * between two reads. A wait of a second is then some ten thousand reads
- * instead of millions: no garbage to speak of and a tenth of a core. The one
- * other thing that reads the clock that often is `EXPLAIN ANALYZE` timing every row of a large plan: past its
- * first 10,000 reads it takes about 0.1 ms a read (20,000 rows: 4 s instead
- * of 0.1 s); `EXPLAIN (ANALYZE, TIMING OFF)` does not read the clock per row.
+ * {@link PAUSE_MS} on each read; each read after {@link END_GAP_MS} of work
+ * takes a tenth off the count, so the pauses stop at the first one once the
+ * wait is over. A wait of a second is then some ten thousand reads instead
+ * of millions: no garbage to speak of and a tenth of a core. The one other
+ * thing that reads the clock that often is `EXPLAIN ANALYZE` timing every
+ * row of a large plan: past its first 10,000 reads it takes about 0.1 ms a
+ * read (20,000 rows: 3-4 s instead of 0.03-0.2 s); `EXPLAIN (ANALYZE,
+ * TIMING OFF)` does not read the clock per row.
  *
  * @module
  */

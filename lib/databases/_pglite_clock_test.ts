@@ -36,7 +36,7 @@ describe("calmClock()", () => {
     const clock = calmClock(new WebAssembly.Memory({ initial: 1 }));
     const before = calmClockCounts();
     for (let i = 0; i < SPIN_READS; i++) clock(1, 0n, 8);
-    // A read that came late (a collection in the loop) starts the count again.
+    // A read that came late (a collection in the loop) takes a tenth off the count.
     for (let i = 0; i < 10 * SPIN_READS && calmClockCounts().pauses - before.pauses < 50; i++) {
       clock(1, 0n, 8);
     }

@@ -25,7 +25,7 @@ export {
   TraceError,
   UsageError,
 } from "./lib/errors.ts";
-export { AgentError } from "./lib/errors.ts";
+export { AgentError, NotRunError } from "./lib/errors.ts";
 export { VERSION } from "./lib/version.ts";
 
 // SQLite engine (lib/sqlite)

@@ -399,6 +399,32 @@ export class AgentError extends Error {
 }
 
 /**
+ * A statement the harness did not send to its database, through no fault of
+ * the SQL: the one engine it shares with the other cases (PGlite) was busy
+ * with another case's statement, or starting again after one, until the
+ * statement's own deadline had passed, or its case was over before its
+ * turn. A case whose SQL was not run is the harness's ERROR, not the
+ * agent's FAIL: nothing is known of what the SQL would have given.
+ *
+ * @example
+ * ```ts
+ * import { NotRunError } from "./errors.ts";
+ * const error = new NotRunError("pglite:shop.sql: the statement waited for the one before it past its own deadline (3 s); it did not run");
+ * error.name; // "NotRunError"
+ * ```
+ */
+export class NotRunError extends Error {
+  /**
+   * @param message the one-line message: the database, what it waited for
+   * @param options the underlying cause, if any
+   */
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, options);
+    this.name = "NotRunError";
+  }
+}
+
+/**
  * A job of the worker pool (lib/isolation/pool.ts) that ended without its
  * service's answer: it ran past its deadline and could not be interrupted
  * (its worker was replaced), it was cancelled, its worker crashed, or the

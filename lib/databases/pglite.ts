@@ -23,7 +23,7 @@
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { UsageError } from "../errors.ts";
+import { NotRunError, UsageError } from "../errors.ts";
 import { makeTempDir, sweepLeftovers } from "../isolation/temp_storage.ts";
 import { type ResultRows, resultRows } from "../row_set.ts";
 import { queryError } from "./postgres.ts";
@@ -174,9 +174,9 @@ export async function openPgliteDatabase(
     void engine.close();
   };
   const stopped = () =>
-    new Error(`${name}: the statement's case was over before its turn; it did not run`);
+    new NotRunError(`${name}: the statement's case was over before its turn; it did not run`);
   const late = (why: string) =>
-    new Error(
+    new NotRunError(
       `${name}: the statement waited for ${why} past its own deadline (${
         timeout / 1000
       } s); it did not run`,

@@ -15,7 +15,7 @@ import { jsonText } from "./json_text.ts";
 import { Scorecard } from "./scorecard.ts";
 import { type Row, type StageInput, Trace } from "./trace.ts";
 import { type Agent, type AgentContext, readRows, toTrace } from "./agent.ts";
-import { AgentError, SqliteQueryError, UsageError } from "../errors.ts";
+import { AgentError, NotRunError, SqliteQueryError, UsageError } from "../errors.ts";
 import { agentDbSetup } from "./agent_db.ts";
 import { type CheckSource, type CounterexampleSettings, sourcedChecks } from "./check_sources.ts";
 
@@ -225,6 +225,9 @@ function isTestCase(value: TestCase | CaseInput): value is TestCase {
  * keeps two columns of the same name), or a Promise of either. The harness
  * passes a second argument an executor may use or ignore: `signal`, aborted
  * when the case has timed out, and `timeoutMs`, the time the statement has.
+ * An executor that could not run the SQL at all for a reason of its own (a
+ * shared engine busy past the statement's deadline) throws a
+ * {@link NotRunError}: the case is an ERROR, not the agent's FAIL.
  */
 export type Executor = (
   sql: string,
@@ -507,7 +510,8 @@ export async function runCase(
   // An answer that is only SQL runs as soon as the agent gives it, beside
   // the reference SQL: both get what is left of the case's time, and each
   // statement's own deadline ends it (the agent's SQL failing is the
-  // agent's FAIL, not the case's time running out).
+  // agent's FAIL, not the case's time running out; its SQL not run at all,
+  // for another case's, is the case's ERROR).
   const traced = answer.then(async (outcome): Promise<Traced> => {
     if (!outcome.ok) return { error: undefined };
     let trace: Trace;
@@ -520,13 +524,18 @@ export async function runCase(
     const left = options.timeoutMs === undefined
       ? undefined
       : Math.max(1, options.timeoutMs - (performance.now() - started));
-    return {
-      trace: await runAgentSql(trace, execute, {
-        left,
-        caseMs: options.timeoutMs,
-        signal: stopSql.signal,
-      }),
-    };
+    try {
+      return {
+        trace: await runAgentSql(trace, execute, {
+          left,
+          caseMs: options.timeoutMs,
+          signal: stopSql.signal,
+        }),
+      };
+    } catch (e) {
+      if (e instanceof NotRunError) return { error: `the agent's SQL: ${e.message}` };
+      throw e;
+    }
   });
   let referenceDone = false;
   const reference = sql === undefined || execute === undefined
@@ -588,7 +597,9 @@ export async function runCase(
         `timed out after ${seconds(options.timeoutMs)}: the reference SQL did not finish`,
       );
     }
-    if (!referenceOutcome.ok) {
+    if (e instanceof NotRunError) {
+      error = `the reference SQL: ${e.message}`;
+    } else if (!referenceOutcome.ok) {
       error = `the reference SQL failed to run: ${raised(referenceOutcome.error)}`;
     } else {
       try {
@@ -681,7 +692,9 @@ export function checkQuestion(
  * An answer that is only SQL (a generate stage, no execute or answer stage) gets its
  * rows the way the reference SQL does: the harness runs the SQL on the
  * case's database, within the case's time left. A failure is the agent's:
- * an execute stage with the error, which `no_error` fails at execute.
+ * an execute stage with the error, which `no_error` fails at execute. SQL
+ * the database did not run ({@link NotRunError}) is thrown: no fault of the
+ * agent's.
  */
 async function runAgentSql(
   trace: Trace,
@@ -712,6 +725,8 @@ async function runAgentSql(
     stage = { kind: "execute", error: late };
   } else if (!ran.ok) {
     const e = ran.error;
+    // Not the agent's doing: the case is an ERROR (runCase).
+    if (e instanceof NotRunError) throw e;
     stage = {
       kind: "execute",
       error: e instanceof SqliteQueryError && e.code === 9 && limits.left !== undefined &&

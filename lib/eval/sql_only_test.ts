@@ -4,6 +4,7 @@ import { runCase } from "./evaluate.ts";
 import { defineCase } from "./cases.ts";
 import type { AgentContext } from "./agent.ts";
 import { sqliteExecutor } from "../sqlite/executor.ts";
+import { NotRunError } from "../errors.ts";
 
 const DB = "tests/data/spider/database/concert_singer/concert_singer.sqlite";
 const testCase = defineCase({
@@ -42,6 +43,29 @@ describe("an answer that is only SQL", () => {
     } finally {
       execute.close();
     }
+  });
+
+  it("that its database did not run (another case held it) is the case's ERROR, not a FAIL", async () => {
+    const busy = "pglite:shop.sql: the statement waited for the one before it past its own " +
+      "deadline (3 s); it did not run";
+    const execute = (sql: string) => {
+      if (sql.includes("AS n")) throw new NotRunError(busy);
+      return [{ n: 6 }];
+    };
+    const card = await runCase(testCase, () => ({ sql: "SELECT count(*) AS n FROM singer" }), {
+      execute,
+    });
+    assert.equal(card.verdict, "ERROR");
+    assert.equal(card.error, `the agent's SQL: ${busy}`);
+    // The reference SQL's the same: no rows are known, the case says why.
+    const reference = await runCase(testCase, () => ({ sql: "SELECT count(*) AS n FROM singer" }), {
+      execute: (sql: string) => {
+        if (sql.includes("AS n")) return [{ n: 6 }];
+        throw new NotRunError(busy);
+      },
+    });
+    assert.equal(reference.verdict, "ERROR");
+    assert.equal(reference.error, `the reference SQL: ${busy}`);
   });
 
   it("is not run when the agent gave rows or an answer of its own", async () => {

@@ -171,7 +171,8 @@ class RowReader {
    * again ({@link Record.parseLike}).
    */
   parse(cells: CellStream, like?: Record): Record {
-    const bytes = cells.payload(0);
+    // Reused by the stream's next cell: the record is read (its values copied) before then.
+    const bytes = cells.payloadOnce(0);
     const r = this.record;
     if (like !== undefined && r.parseLike(like, bytes, 0, bytes.length)) return r;
     const problem = r.parse(bytes, 0, bytes.length, bytes.length);

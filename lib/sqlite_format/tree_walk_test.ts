@@ -199,4 +199,34 @@ describe("CellStream", () => {
       src.close();
     }
   });
+  it("gathers spilled payloads into one buffer with payloadOnce, each right", async () => {
+    // 3 KB values on 512-byte pages: every cell spills into an overflow chain.
+    const file = makeDb(
+      dir.file("spilled.db"),
+      `PRAGMA page_size = 512; CREATE TABLE t(id INTEGER PRIMARY KEY, b BLOB);
+       WITH RECURSIVE c(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM c WHERE i < 20)
+       INSERT INTO t SELECT i, zeroblob(3000 + i) FROM c;`,
+    );
+    const src = PageSource.open(file);
+    try {
+      const cells = new CellStream(src, ROOT, "table", null, "none", null);
+      const seen = new Set<ArrayBufferLike>();
+      let rows = 0;
+      for (;; rows++) {
+        await cells.ensure(1);
+        if (!cells.locate(0)) break;
+        const once = cells.payloadOnce(0);
+        seen.add(once.buffer);
+        // The same bytes as a payload of its own.
+        assert.deepEqual(once, cells.payload(0));
+        cells.skip(1);
+      }
+      await cells.close();
+      assert.equal(rows, 20);
+      // Grown for the largest so far, then reused: not one array a cell.
+      assert.ok(seen.size < 4, `${seen.size} buffers for ${rows} cells`);
+    } finally {
+      src.close();
+    }
+  });
 });

@@ -229,8 +229,12 @@ export class PageSource {
    * @param n the page number (1 to {@link pages})
    * @param into where the page goes
    * @param at where in `into`
+   * @param ahead whether a read that follows on may read its whole chunk
+   * ahead (lib/sqlite/read_ahead.ts); false for pages that lie far apart,
+   * a b-tree's interior pages, where each chunk read would be used for one
+   * page
    */
-  read(n: number, into: Uint8Array, at = 0): void {
+  read(n: number, into: Uint8Array, at = 0, ahead = true): void {
     if (!(n >= 1 && n <= this.pages)) {
       throw this.damaged(n, `no such page: the file has ${this.pages}`);
     }
@@ -241,7 +245,7 @@ export class PageSource {
       return;
     }
     const pos = (n - 1) * size;
-    if (this.#ahead.read(into, at, size, pos) === size) return;
+    if (ahead && this.#ahead.read(into, at, size, pos) === size) return;
     this.#fill(this.#fd, into, at, size, pos, n);
   }
 

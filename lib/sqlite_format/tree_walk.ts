@@ -138,7 +138,7 @@ export class TreeWalk {
           `a ${this.kind} b-tree reaches page ${n}, which is not in the file`,
         );
       }
-      this.src.read(n, buf);
+      this.src.read(n, buf, 0, false);
       const type = buf[n === 1 ? 100 : 0]!;
       const table = this.kind === "table";
       if (type === (table ? TABLE_LEAF : INDEX_LEAF)) return depth;
@@ -239,7 +239,10 @@ export class TreeWalk {
       cellDone: false,
       bounds: openBounds(),
     };
-    this.src.read(n, level.buf);
+    // One page at a time: interior pages lie far apart, among the leaves, and
+    // reading each one's 256 KiB chunk ahead read most of the file (wr: 229
+    // interior pages of 20,393, 58 MB a side) before the leaves were read.
+    this.src.read(n, level.buf, 0, false);
     level.page.parse(n, level.buf, 0, this.kind, this.kind === "table" ? b : null, false);
     copyBounds(b, level.bounds);
     level.next = 0;

@@ -31,9 +31,9 @@ function counted(file: string): { src: PageSource; read: number[] } {
   const src = PageSource.open(file);
   const read: number[] = [];
   const plain = src.read.bind(src);
-  src.read = (n, into, at) => {
+  src.read = (n, into, at, ahead) => {
     read.push(n);
-    plain(n, into, at);
+    plain(n, into, at, ahead);
   };
   return { src, read };
 }

@@ -175,6 +175,10 @@ export async function openPgliteDatabase(
   };
   const stopped = () =>
     new NotRunError(`${name}: the statement's case was over before its turn; it did not run`);
+  const waitedUntilOver = () =>
+    new NotRunError(
+      `${name}: the statement waited for the one before it until its case was over; it did not run`,
+    );
   const late = (why: string) =>
     new NotRunError(
       `${name}: the statement waited for ${why} past its own deadline (${
@@ -241,9 +245,25 @@ export async function openPgliteDatabase(
       const clock = starting === undefined
         ? Promise.resolve(now)
         : starting.then(() => performance.now(), () => performance.now());
-      const next = queue.then(() => run(query, clock, options?.signal));
+      const signal = options?.signal;
+      let turn = false;
+      const next = queue.then(() => {
+        turn = true;
+        return run(query, clock, signal);
+      });
       queue = next.catch(() => {});
-      return next;
+      if (signal === undefined) return next;
+      // A case that ends while its statement still waits for its turn hears
+      // so at once (its message can then say the SQL never ran); the
+      // statement is skipped when its turn comes.
+      return new Promise<ResultRows>((resolve, reject) => {
+        const over = () => {
+          if (!turn) reject(waitedUntilOver());
+        };
+        if (signal.aborted) over();
+        else signal.addEventListener("abort", over, { once: true });
+        next.then(resolve, reject).finally(() => signal.removeEventListener("abort", over));
+      });
     },
     engine: () => current?.catch(() => undefined) ?? Promise.resolve(undefined),
     // The engine's start (one that fails is the next statement's error, not

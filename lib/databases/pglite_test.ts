@@ -209,6 +209,31 @@ describe("openPgliteDatabase(): SQL nobody here wrote", () => {
     assert.deepEqual(await genres(), [{ n: 25n }]);
   });
 
+  it("tells a statement still waiting for its turn at once when its case is over, and skips it", {
+    timeout: 120_000,
+  }, async () => {
+    const runaway = db.execute(
+      "SELECT count(*) FROM genre a, genre b, genre c, genre d, genre e, genre f, genre g",
+    );
+    let runawayOver = false;
+    runaway.catch(() => {}).finally(() => runawayOver = true);
+    const stop = new AbortController();
+    const waiting = db.execute("SELECT 1 AS n", { signal: stop.signal });
+    setTimeout(() => stop.abort(), 100);
+    await assert.rejects(waiting, (e: Error) => {
+      assert.ok(e instanceof NotRunError, String(e));
+      assert.match(
+        e.message,
+        /waited for the one before it until its case was over; it did not run/,
+      );
+      // Told before the runaway ahead of it ends (at its deadline), not after.
+      assert.equal(runawayOver, false);
+      return true;
+    });
+    await assert.rejects(runaway, /did not finish within 1 s/);
+    assert.deepEqual(await genres(), [{ n: 25n }]);
+  });
+
   it("does not run, after the start that follows a runaway, a statement that was waiting for it", {
     timeout: 120_000,
   }, async () => {

@@ -554,6 +554,7 @@ export async function runCase(
     await attempt(() => session!.value.finish());
     return errorCard(message(sessionStop?.reason));
   }
+  let notRun: NotRunError | undefined;
   if (both === TIMED_OUT) {
     // Tells an agent that can stop (a subprocess, an HTTP request) to stop,
     // and keeps what it says when it does (a subprocess's last stderr lines).
@@ -563,12 +564,24 @@ export async function runCase(
     if (typeof last !== "symbol" && !last.ok && last.error instanceof AgentError) {
       stopped = `\n${last.error.message}`;
     }
+    // Reference SQL that never started (a shared engine busy with another
+    // case's statement) says so when stopped, rather than "did not finish".
+    if (who === "the reference SQL") {
+      const ref = await within(reference, 100);
+      if (
+        typeof ref !== "symbol" && ref !== undefined && !ref.ok && ref.error instanceof NotRunError
+      ) {
+        notRun = ref.error;
+      }
+    }
   }
 
   const finished = session === undefined ? undefined : await attempt(() => session.value.finish());
   if (both === TIMED_OUT) {
     return errorCard(
-      `timed out after ${seconds(options.timeoutMs!)}: ${who} did not finish${stopped}`,
+      notRun === undefined
+        ? `timed out after ${seconds(options.timeoutMs!)}: ${who} did not finish${stopped}`
+        : `timed out after ${seconds(options.timeoutMs!)}: the reference SQL: ${notRun.message}`,
     );
   }
   const [agentOutcome, referenceOutcome] = both;

@@ -68,6 +68,22 @@ describe("an answer that is only SQL", () => {
     assert.equal(reference.error, `the reference SQL: ${busy}`);
   });
 
+  it("whose case timed out while its reference SQL waited for its turn says it never ran", async () => {
+    const busy = "pglite:shop.sql: the statement waited for the one before it until its case " +
+      "was over; it did not run";
+    // The reference SQL waits for a shared engine; the case's end is its signal.
+    const execute = (sql: string, options?: { readonly signal?: AbortSignal }) =>
+      sql.includes("AS n") ? [{ n: 6 }] : new Promise((_, reject) => {
+        options?.signal?.addEventListener("abort", () => reject(new NotRunError(busy)));
+      });
+    const card = await runCase(testCase, () => ({ sql: "SELECT count(*) AS n FROM singer" }), {
+      execute,
+      timeoutMs: 50,
+    });
+    assert.equal(card.verdict, "ERROR");
+    assert.equal(card.error, `timed out after 0.05 s: the reference SQL: ${busy}`);
+  });
+
   it("is not run when the agent gave rows or an answer of its own", async () => {
     let ran = 0;
     const execute = (sql: string) => {

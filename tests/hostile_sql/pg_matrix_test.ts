@@ -174,7 +174,7 @@ function assertContained(
  * its own deadline: PGlite's documented limit at --concurrency above 1.
  */
 const WAITED =
-  /waited for (the one before it|PGlite to start again) past its own deadline \(\d+ s\); it did not run/;
+  /waited for (the one before it|PGlite to start again) (past its own deadline \(\d+ s\)|until its case was over); it did not run/;
 
 function assertCanaries(
   cases: Map<string, RunCase>,

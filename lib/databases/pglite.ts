@@ -174,8 +174,6 @@ export async function openPgliteDatabase(
     void engine.close();
   };
   const stopped = () =>
-    new NotRunError(`${name}: the statement's case was over before its turn; it did not run`);
-  const waitedUntilOver = () =>
     new NotRunError(
       `${name}: the statement waited for the one before it until its case was over; it did not run`,
     );
@@ -195,6 +193,7 @@ export async function openPgliteDatabase(
     query: string,
     clock: Promise<number>,
     signal: AbortSignal | undefined,
+    sent: { now: boolean },
   ): Promise<ResultRows> => {
     let deadline = (await clock) + timeout;
     if (signal?.aborted) throw stopped();
@@ -219,6 +218,7 @@ export async function openPgliteDatabase(
     // new PGlite rather than wait for this one's deadline.
     const abort = () => engine.stop?.("the statement was stopped with its case");
     signal?.addEventListener("abort", abort, { once: true });
+    sent.now = true;
     try {
       const reply = await engine.request("query", query, left);
       return resultRows(reply["columns"] as string[], reply["rows"] as unknown[][]);
@@ -246,19 +246,16 @@ export async function openPgliteDatabase(
         ? Promise.resolve(now)
         : starting.then(() => performance.now(), () => performance.now());
       const signal = options?.signal;
-      let turn = false;
-      const next = queue.then(() => {
-        turn = true;
-        return run(query, clock, signal);
-      });
+      const sent = { now: false };
+      const next = queue.then(() => run(query, clock, signal, sent));
       queue = next.catch(() => {});
       if (signal === undefined) return next;
-      // A case that ends while its statement still waits for its turn hears
-      // so at once (its message can then say the SQL never ran); the
-      // statement is skipped when its turn comes.
+      // A case that ends while its statement still waits (for the ones
+      // before it, or for PGlite to start) hears so at once, so that its
+      // message can say the SQL never ran; run() then skips the statement.
       return new Promise<ResultRows>((resolve, reject) => {
         const over = () => {
-          if (!turn) reject(waitedUntilOver());
+          if (!sent.now) reject(stopped());
         };
         if (signal.aborted) over();
         else signal.addEventListener("abort", over, { once: true });

@@ -41,7 +41,7 @@ import type { ColumnInfo } from "./types.ts";
 const MAX_ADDED_RANGES = 1_000_000;
 
 /** How a table's records map to the columns a row is read with. */
-interface Layout {
+export interface Layout {
   readonly cols: readonly string[];
   /** Per column: its place in the record, or -1 for the INTEGER PRIMARY KEY (the rowid). */
   readonly at: readonly number[];
@@ -74,12 +74,8 @@ function layoutOf(t: TableSchema): Layout | null {
   if (t.columns.some((c) => c.hidden !== 0 && c.hidden !== 3)) return null;
   const key = t.key[0]!;
   const cols = dataColumns(t);
-  const dflt: SqliteValue[] = [];
-  for (const c of t.columns) {
-    const v = literalDefault(c);
-    if (v === undefined) return null;
-    dflt.push(v);
-  }
+  const dflt = columnDefaults(t);
+  if (dflt === null) return null;
   const folded = foldName(key);
   const alias = cols.findIndex((c) => foldName(c) === folded);
   return {
@@ -92,8 +88,23 @@ function layoutOf(t: TableSchema): Layout | null {
   };
 }
 
+/**
+ * Each column's value where a record is too short to hold it (written
+ * before an ADD COLUMN): null when a default is not a literal (then the
+ * engine reads the table).
+ */
+export function columnDefaults(t: TableSchema): SqliteValue[] | null {
+  const dflt: SqliteValue[] = [];
+  for (const c of t.columns) {
+    const v = literalDefault(c);
+    if (v === undefined) return null;
+    dflt.push(v);
+  }
+  return dflt;
+}
+
 /** SQLite's affinity rules: REAL for a type with REAL, FLOA or DOUB and no INT. */
-function realAffinity(type: string): boolean {
+export function realAffinity(type: string): boolean {
   const t = type.toUpperCase();
   if (t.includes("INT") || t.includes("CHAR") || t.includes("CLOB") || t.includes("TEXT")) {
     return false;
@@ -208,7 +219,7 @@ class RowReader {
  * the key), comparing the stored bytes (no value is built for a row that is
  * not): 0 for rows that are the same.
  */
-function differingCells(layout: Layout, a: Record, b: Record): number {
+export function differingCells(layout: Layout, a: Record, b: Record): number {
   const { at, real, dflt } = layout;
   if (sameTypes(a, b)) return differingBodies(at, a, b);
   let n = 0;

@@ -27,6 +27,20 @@ export interface ParsedTable {
    */
   readonly pkIndexed: boolean;
   readonly withoutRowid: boolean;
+  /**
+   * How each field of the primary key compares, in key order: the
+   * collation its index uses (the key's own COLLATE, else the column's,
+   * else BINARY; the name in lower case), the column's own (which an ORDER
+   * BY of the column uses), and whether it is DESC.
+   */
+  readonly keyFields: readonly KeyFieldText[];
+}
+
+/** One field of a primary key, as the statement declares it. */
+export interface KeyFieldText {
+  readonly collation: string;
+  readonly columnCollation: string;
+  readonly desc: boolean;
 }
 
 /** One token of a statement, located by its offsets in the text. */
@@ -177,6 +191,14 @@ const EXPRESSION_WORDS = new Set([
   "FROM",
 ]);
 
+/** An item of a table constraint's PRIMARY KEY list. */
+interface PkItem {
+  name: string;
+  /** Its COLLATE, in lower case; "" without one. */
+  collate: string;
+  desc: boolean;
+}
+
 interface Column {
   name: string;
   type: string;
@@ -185,6 +207,8 @@ interface Column {
   hidden: number;
   /** A column-constraint PRIMARY KEY; `desc` when it said DESC. */
   pk: "" | "asc" | "desc";
+  /** Its COLLATE (the last one), in lower case; "" without one. */
+  collate: string;
 }
 
 /**
@@ -249,7 +273,7 @@ function parse(sql: string): ParsedTable | null {
   }
   expect(op("("));
   const columns: Column[] = [];
-  let tablePk: string[] | null = null;
+  let tablePk: PkItem[] | null = null;
   for (;;) {
     const tok = t[i];
     if (tok === undefined) throw new Unknown();
@@ -276,7 +300,15 @@ function parse(sql: string): ParsedTable | null {
   }
 
   function column(): Column {
-    const col: Column = { name: name(), type: "", notNull: false, dflt: null, hidden: 0, pk: "" };
+    const col: Column = {
+      name: name(),
+      type: "",
+      notNull: false,
+      dflt: null,
+      hidden: 0,
+      pk: "",
+      collate: "",
+    };
     // The type: words (bare or quoted), then an optional (n) or (n, m).
     const typeStart = i;
     while (
@@ -339,7 +371,7 @@ function parse(sql: string): ParsedTable | null {
         }
       } else if (word("COLLATE")) {
         i++;
-        name();
+        col.collate = name().toLowerCase();
       } else if (word("REFERENCES")) {
         i++;
         foreignKey();
@@ -400,7 +432,7 @@ function parse(sql: string): ParsedTable | null {
   }
 
   /** A table constraint; its columns when it is the PRIMARY KEY. */
-  function tableConstraint(): string[] | null {
+  function tableConstraint(): PkItem[] | null {
     if (word("CONSTRAINT")) {
       i++;
       name();
@@ -409,14 +441,19 @@ function parse(sql: string): ParsedTable | null {
       i++;
       expect(word("KEY"));
       expect(op("("));
-      const names: string[] = [];
+      const names: PkItem[] = [];
       for (;;) {
-        names.push(name());
+        const item: PkItem = { name: name(), collate: "", desc: false };
+        names.push(item);
         if (word("COLLATE")) {
           i++;
-          name();
+          item.collate = name().toLowerCase();
         }
-        if (word("ASC") || word("DESC")) i++;
+        if (word("ASC")) i++;
+        else if (word("DESC")) {
+          i++;
+          item.desc = true;
+        }
         if (op(",")) {
           i++;
           continue;
@@ -467,8 +504,9 @@ function parse(sql: string): ParsedTable | null {
   }
   const columnPk = columns.filter((c) => c.pk !== "");
   if (columnPk.length > 1 || (columnPk.length > 0 && tablePk !== null)) return null;
-  const pkNames = tablePk ?? columnPk.map((c) => c.name);
-  const pkAt = pkNames.map((n) => byName.get(foldName(n)));
+  const pkItems = tablePk ??
+    columnPk.map((c) => ({ name: c.name, collate: "", desc: c.pk === "desc" }));
+  const pkAt = pkItems.map((p) => byName.get(foldName(p.name)));
   if (pkAt.some((k) => k === undefined)) return null;
   const rank = new Map(pkAt.map((k, r) => [k!, r + 1]));
   // A rowid alias: one INTEGER column, and not `INTEGER PRIMARY KEY DESC`.
@@ -485,5 +523,9 @@ function parse(sql: string): ParsedTable | null {
     })),
     pkIndexed: pkAt.length > 0 && !alias,
     withoutRowid,
+    keyFields: pkItems.map((p, r) => {
+      const own = columns[pkAt[r]!]!.collate || "binary";
+      return { collation: p.collate || own, columnCollation: own, desc: p.desc };
+    }),
   };
 }

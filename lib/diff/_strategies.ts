@@ -10,6 +10,10 @@
  *   compared and the changed rows decoded in one pass over each file, no
  *   engine. Tables keyed by their rowid whose records read as SQLite reads
  *   them.
+ * - {@link KEYED_CELL_ROWS}: rows from cells for a WITHOUT ROWID table
+ *   (_keyed_cells.ts): the trees compared by record, the rows left over
+ *   paired by key, no engine. Keys that compare as BINARY and ascending,
+ *   and a residue small enough to hold; else the engine's.
  * - {@link ENGINE_ROWS}: SQLite compares the rows (table_data.ts), only
  *   those the comparison of the pages leaves (_residue.ts): keyless tables,
  *   other keys (their collations, NULLs), columns that changed, VIRTUAL
@@ -29,6 +33,7 @@ import { SqliteQueryError } from "../errors.ts";
 import { type Aim, checkChosenKey } from "./_aim.ts";
 import type { KeptRows } from "./_kept_rows.ts";
 import { cellRows, cellRowsFit } from "./_cell_rows.ts";
+import { keyedCellsLayout, type KeyedResidue, keyedResidue, pairKeyed } from "./_keyed_cells.ts";
 import type { EngineStarter } from "./_engine.ts";
 import { checkIndexOrder } from "./_index_order.ts";
 import { foldSurrogates } from "./_utf8_copy.ts";
@@ -122,6 +127,37 @@ export const CELL_ROWS: TableStrategy = {
         const data = await cellRows(a, b, rows);
         if (data === null) throw new Error(`internal: table "${job.name}" does not fit its cells`);
         return data;
+      },
+    };
+  },
+};
+
+/** Rows from cells for a WITHOUT ROWID table (see the module documentation). */
+export const KEYED_CELL_ROWS: TableStrategy = {
+  name: "keyed cells",
+  plan(job, ctx) {
+    const { before, after } = job;
+    const { before: pa, after: pb } = ctx.pages;
+    if (before === null || after === null || pa === null || pb === null) return null;
+    if (before.sql !== after.sql || before.rootPage <= 0 || after.rootPage <= 0) return null;
+    // Text compared byte for byte must be of one encoding on both sides.
+    if ((pa.src.header.encoding ?? "utf-8") !== (pb.src.header.encoding ?? "utf-8")) return null;
+    const layout = keyedCellsLayout(before);
+    if (layout === null) return null;
+    let residue: KeyedResidue | null = null;
+    // The engine's plan, when the residue is not the cells' to pair.
+    let engine: TablePlan | null = null;
+    return {
+      async prepare() {
+        residue = await keyedResidue(side(pa, before), side(pb, after), layout);
+        if (residue === null) {
+          engine = enginePlan(job, ctx, true);
+          await engine.prepare!();
+        }
+      },
+      run(rows) {
+        if (engine !== null) return engine.run(rows);
+        return Promise.resolve(pairKeyed(residue!, layout, before, rows));
       },
     };
   },
@@ -247,6 +283,7 @@ export const TABLE_STRATEGIES: readonly TableStrategy[] = [
   AIMED_ROWS,
   IDENTICAL_FILES,
   CELL_ROWS,
+  KEYED_CELL_ROWS,
   ENGINE_ROWS,
 ];
 

@@ -1,0 +1,225 @@
+/**
+ * A changed WITHOUT ROWID table has its rows paired from its cells
+ * (_keyed_cells.ts) without the engine when its key compares as BINARY and
+ * ascending: its section of the diff, and every row event a streamed
+ * output sees, must be what the engine gives (the engine's strategy alone),
+ * for every kind of key and value; a key the cells do not pair (NOCASE,
+ * DESC, a residue too large to hold) is the engine's, with the same result.
+ */
+import { after, describe, it } from "node:test";
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import * as fs from "node:fs";
+import * as path from "node:path";
+import process from "node:process";
+import { makeDb, tempDir } from "../../tests/fixtures.ts";
+import { diffDatabasePair } from "./diff_sqlite.ts";
+import { type DiffOptions, diffSettings } from "./options.ts";
+import { ENGINE_ROWS, type TableStrategy } from "./_strategies.ts";
+
+const dir = tempDir();
+after(() => dir.cleanup());
+
+const FILL = `WITH RECURSIVE s(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM s WHERE i < 400)`;
+
+// Every kind of change, each next to one that is no change to IS.
+const VALUE_CHANGES = `UPDATE t SET a = 1.0 WHERE a = 10;
+  UPDATE t SET a = '11' WHERE a = 11;
+  UPDATE t SET a = x'61' WHERE a = 12;
+  UPDATE t SET r = 0 WHERE r = 6.5;
+  UPDATE t SET r = 7 WHERE r = 7.0;
+  UPDATE t SET x = printf('%.5000c', 'y') WHERE a = 20;
+  UPDATE t SET x = CAST(x'ff81' AS TEXT) WHERE a = 21;
+  UPDATE t SET b = zeroblob(6000) || x'01' WHERE a = 22;
+  UPDATE t SET a = 9007199254740993 WHERE a = 23;
+  UPDATE t SET x = NULL WHERE a = 24;
+  UPDATE t SET x = x WHERE a = 25;
+  DELETE FROM t WHERE a IN (30, 31, 400);`;
+
+/** A table's statement, its rows and its changes. */
+interface Shape {
+  readonly create: string;
+  readonly fill: string;
+  readonly changes: string;
+}
+
+const SHAPES: Record<string, Shape> = {
+  "a TEXT key": {
+    create: "CREATE TABLE t(k TEXT PRIMARY KEY, a, r REAL, x TEXT, b BLOB) WITHOUT ROWID",
+    fill:
+      `${FILL} INSERT INTO t SELECT printf('k%05d', i), i, i / 2.0 + 1.5, 'row ' || i, randomblob(8) FROM s`,
+    changes: `${VALUE_CHANGES}
+      INSERT INTO t VALUES ('k00030x', 'new', 1, 'n', x'00'), ('', NULL, NULL, NULL, NULL), ('zz', 1, 2, 3, 4)`,
+  },
+  "a key of two columns, the second first": {
+    create: "CREATE TABLE t(a, k TEXT, r REAL, x TEXT, b BLOB, PRIMARY KEY(k, a)) WITHOUT ROWID",
+    fill:
+      `${FILL} INSERT INTO t SELECT i, 'k' || (i % 7), i / 2.0 + 1.5, 'row ' || i, randomblob(8) FROM s`,
+    changes: `${VALUE_CHANGES}
+      INSERT INTO t VALUES (-1, 'k1', 1, 'n', x'00'), (500, 'a', NULL, NULL, NULL)`,
+  },
+  "keys of every storage class, an integer and a real that are equal": {
+    create: "CREATE TABLE t(k PRIMARY KEY, a, r REAL, x TEXT, b BLOB) WITHOUT ROWID",
+    fill: `${FILL} INSERT INTO t SELECT CASE i % 4 WHEN 0 THEN i WHEN 1 THEN i + 0.5
+        WHEN 2 THEN 'k' || i ELSE CAST('k' || i AS BLOB) END, i, i / 2.0 + 1.5, 'row ' || i,
+        randomblob(8) FROM s;
+      INSERT INTO t VALUES (1e18, 'big', 0, '', x''), (9223372036854775807, 'max', 0, '', x''),
+        (-9223372036854775808, 'min', 0, '', x''), (-0.0, 'zero', 0, '', x'')`,
+    changes: `${VALUE_CHANGES}
+      DELETE FROM t WHERE k = 400.5 OR k = 1e18;
+      INSERT INTO t VALUES (400, 'int again', 1, 'n', x'00'), (1000000000000000000, 'int', 0, '', x'');
+      UPDATE t SET k = 0 WHERE a = 'zero';
+      UPDATE t SET k = 8.0 WHERE k = 8;
+      UPDATE t SET k = 12.0, r = 99 WHERE k = 12;`,
+  },
+  "a column added since some rows were written": {
+    create: "CREATE TABLE t(k TEXT PRIMARY KEY, a, r REAL, x TEXT, b BLOB) WITHOUT ROWID",
+    fill:
+      `${FILL} INSERT INTO t SELECT printf('k%05d', i), i, i / 2.0 + 1.5, 'row ' || i, randomblob(8) FROM s;
+      ALTER TABLE t ADD COLUMN z DEFAULT 7; ALTER TABLE t ADD COLUMN w REAL DEFAULT 2`,
+    changes: `${VALUE_CHANGES} UPDATE t SET z = 7 WHERE a = 40; UPDATE t SET z = 8 WHERE a = 41;
+      UPDATE t SET w = 2 WHERE a = 42; UPDATE t SET w = 3 WHERE a = 43`,
+  },
+  "a STORED generated column": {
+    create: "CREATE TABLE t(k INT PRIMARY KEY, a, r REAL, g AS (a || '!') STORED, x TEXT, " +
+      "b BLOB) WITHOUT ROWID",
+    fill:
+      `${FILL} INSERT INTO t(k, a, r, x, b) SELECT i, i, i / 2.0 + 1.5, 'row ' || i, randomblob(8) FROM s`,
+    changes: VALUE_CHANGES,
+  },
+  "a change of many pages": {
+    create: "CREATE TABLE t(k TEXT PRIMARY KEY, a, r REAL, x TEXT, b BLOB) WITHOUT ROWID",
+    fill: `WITH RECURSIVE s(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM s WHERE i < 20000)
+      INSERT INTO t SELECT printf('k%06d', i), i, i / 2.0 + 1.5, printf('%.40c', 'w'), NULL FROM s`,
+    changes: `${VALUE_CHANGES} UPDATE t SET a = a + 1 WHERE a % 7 = 0;
+      DELETE FROM t WHERE a % 13 = 0;
+      INSERT INTO t SELECT k || 'b', a, r, x, b FROM t WHERE a % 11 = 0`,
+  },
+};
+
+// Keys the cells leave to the engine.
+const ENGINE_SHAPES: Record<string, Shape> = {
+  "a NOCASE key": {
+    ...SHAPES["a TEXT key"]!,
+    create: "CREATE TABLE t(k TEXT COLLATE NOCASE PRIMARY KEY, a, r REAL, x TEXT, b BLOB) " +
+      "WITHOUT ROWID",
+    changes: `${SHAPES["a TEXT key"]!.changes}; UPDATE t SET k = upper(k) WHERE a = 50`,
+  },
+  "a key under NOCASE in its tree only": {
+    ...SHAPES["a TEXT key"]!,
+    create: "CREATE TABLE t(k TEXT, a, r REAL, x TEXT, b BLOB, PRIMARY KEY(k COLLATE NOCASE)) " +
+      "WITHOUT ROWID",
+  },
+  "a DESC key": {
+    ...SHAPES["a TEXT key"]!,
+    create: "CREATE TABLE t(k TEXT PRIMARY KEY DESC, a, r REAL, x TEXT, b BLOB) WITHOUT ROWID",
+  },
+  "more rows changed than the cells hold": {
+    create: "CREATE TABLE t(k INT PRIMARY KEY, a) WITHOUT ROWID",
+    fill: `WITH RECURSIVE s(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM s WHERE i < 100100)
+      INSERT INTO t SELECT i, i FROM s`,
+    changes: "UPDATE t SET a = -a",
+  },
+};
+
+let n = 0;
+
+/** Two files of `shape` (and a rowid table beside it), the after one changed. */
+function pair(shape: Shape): { a: string; b: string } {
+  const sql = `BEGIN; CREATE TABLE o(id INTEGER PRIMARY KEY, v); INSERT INTO o VALUES (1, 2);
+    ${shape.create}; ${shape.fill};`;
+  const a = makeDb(dir.file(`a${++n}.db`), `${sql} COMMIT`);
+  const b = makeDb(dir.file(`b${n}.db`), `${sql} ${shape.changes}; COMMIT`);
+  return { a, b };
+}
+
+/** JSON that keeps BLOBs and big integers apart from strings and numbers. */
+function json(x: unknown): string {
+  return JSON.stringify(
+    x,
+    (_, v) =>
+      v instanceof Uint8Array
+        ? { blob: Array.from(v.subarray(0, 16)), length: v.length }
+        : typeof v === "bigint"
+        ? { bigint: String(v) }
+        : typeof v === "number" && Object.is(v, -0)
+        ? { number: "-0" }
+        : v,
+  );
+}
+
+/** Table t's section of a diff and the row events streamed for it (by `strategies`, or the default ones). */
+async function seen(
+  a: string,
+  b: string,
+  options: DiffOptions,
+  strategies?: readonly TableStrategy[],
+): Promise<string> {
+  let current = "";
+  const events: string[] = [];
+  const change = await diffDatabasePair({
+    name: "b.db",
+    before: a,
+    after: b,
+    settings: diffSettings(options),
+    listener: {
+      table: (t) => void (current = t.name),
+      row: (e) => void (current === "t" && events.push(json(e))),
+    },
+    ...(strategies === undefined ? {} : { strategies }),
+  });
+  const t = change.tables.find((x) => x.name === "t");
+  return json({ t, events });
+}
+
+/** Asserts two long JSON texts equal, showing where they first differ. */
+function same(actual: string, expected: string): void {
+  if (actual === expected) return;
+  let i = 0;
+  while (actual[i] === expected[i]) i++;
+  const around = (s: string) => s.slice(Math.max(0, i - 300), i + 300);
+  assert.fail(
+    `differ at ${i} of ${expected.length}:\n${around(actual)}\nexpected:\n${around(expected)}`,
+  );
+}
+
+/** Whether a `--table t` diff in a child process started the engine. */
+function started(a: string, b: string): boolean {
+  const script = dir.file(`child${++n}.ts`);
+  const lib = path.resolve(import.meta.dirname ?? ".", "..");
+  fs.writeFileSync(
+    script,
+    `import { diffSqliteDatabases } from ${JSON.stringify(`${lib}/diff/diff_sqlite.ts`)};
+     import { sqliteStarted } from ${JSON.stringify(`${lib}/sqlite/wasm.ts`)};
+     await diffSqliteDatabases(${JSON.stringify(a)}, ${JSON.stringify(b)}, { tables: ["t"] });
+     console.log(JSON.stringify(sqliteStarted()));`,
+  );
+  const isBun = typeof (globalThis as { Bun?: unknown }).Bun !== "undefined";
+  const config = path.join(lib, "..", "deno.json");
+  const args = isBun ? [script] : ["run", "--allow-all", "--quiet", "--config", config, script];
+  const r = spawnSync(process.execPath, args, { encoding: "utf8", timeout: 60_000 });
+  assert.equal(r.status, 0, r.stderr);
+  return JSON.parse(r.stdout.trim());
+}
+
+describe("a changed WITHOUT ROWID table paired from its cells", () => {
+  const all: [string, Shape, boolean][] = [
+    ...Object.entries(SHAPES).map(([k, s]): [string, Shape, boolean] => [k, s, false]),
+    ...Object.entries(ENGINE_SHAPES).map(([k, s]): [string, Shape, boolean] => [k, s, true]),
+  ];
+  for (const [name, shape, engine] of all) {
+    const title = `gives the engine's rows and events for ${name}${
+      engine ? " (the engine's)" : ""
+    }`;
+    it(title, { timeout: 120_000 }, async () => {
+      const { a, b } = pair(shape);
+      for (const maxRows of [1000, 2, 0]) {
+        const sql = await seen(a, b, { maxRows }, [ENGINE_ROWS]);
+        same(await seen(a, b, { maxRows }), sql);
+        same(await seen(a, b, { maxRows, tables: ["t"] }), sql);
+        assert.match(sql, /"status":"changed"/);
+      }
+      assert.equal(started(a, b), engine);
+    });
+  }
+});

@@ -1,29 +1,32 @@
 /**
- * Rows from cells for a WITHOUT ROWID table: its two trees compared by
- * record (_tree_compare.ts) and the rows that found no equal record on the
- * other side paired by their key here, without SQLite, as the engine's
- * keyed query pairs them (_keyed.ts): each file is read once, and the
- * engine need not start.
+ * Rows from cells for a table keyed by columns (a WITHOUT ROWID table, or
+ * a rowid table whose primary key is not the rowid): its two trees
+ * compared by record (_tree_compare.ts) and the rows that found no equal
+ * record on the other side paired by their key here, without SQLite, as
+ * the engine's keyed query pairs them (_keyed.ts): each file is read once,
+ * and the engine need not start.
  *
  * Only where this gives exactly what the engine gives: both sides have the
  * same schema row; every key field compares as BINARY and ascending, in
- * the key's own tree and in an ORDER BY of its column (so the tree's order
- * is the order the engine's queries return rows in, and two keys pair when
+ * the key's own tree and in an ORDER BY of its column (so key order is the
+ * order the engine's queries return rows in, and two keys pair when
  * SQLite's `=` says they are equal); no column is generated as VIRTUAL;
- * every default is a literal (as for rowid tables, _cell_rows.ts). The
- * tree's key order is checked as it is read (lib/sqlite_format
- * key_order.ts); a side out of order, or a residue of more than
- * {@link MAX_ROWS} rows or {@link MAX_BYTES} a side, is left to the engine,
- * which reads (and reports) it.
+ * every default is a literal (as for rowid tables, _cell_rows.ts). A
+ * WITHOUT ROWID tree's key order is checked as it is read (lib/sqlite_format
+ * key_order.ts); a rowid table's residue is sorted by key here, and a key
+ * held twice on a side or holding a NULL (which pairs with nothing) is left
+ * to the engine, as is a side out of order or a residue of more than
+ * {@link MAX_ROWS} rows or {@link MAX_BYTES} a side. The engine then reads
+ * (and reports) the table.
  *
  * Why pairing the residue alone is exact: a row cancelled against an equal
  * record has that record's key on both sides, and a side holds one row a
- * key (the order check fails on two), so no row of the residue has its
- * partner among the cancelled rows.
+ * key, so no row of the residue has its partner among the cancelled rows.
  *
  * A WITHOUT ROWID record holds the key columns first, in key order, then
- * the other columns in table order. Rows come as the engine's queries give
- * them: removed and changed in key order, then added in key order.
+ * the other columns in table order; a rowid table's record holds every
+ * column in table order. Rows come as the engine's queries give them:
+ * removed and changed in key order, then added in key order.
  *
  * @module
  */
@@ -31,7 +34,8 @@ import type { SqliteValue } from "../sqlite/value.ts";
 import { emptyRow, sameValue } from "../sqlite/value.ts";
 import { compareRecords, type KeyField, KeyOrder } from "../sqlite_format/key_order.ts";
 import type { TextEncoding } from "../sqlite_format/header.ts";
-import { Record } from "../sqlite_format/record.ts";
+import { fieldsRecord, Record } from "../sqlite_format/record.ts";
+import type { TreeKind } from "../sqlite_format/btree_page.ts";
 import { counted, type KeptRows } from "./_kept_rows.ts";
 import { addedOrRemoved, changedRow, keptRow } from "./_held_rows.ts";
 import { rowOf } from "./_row_reading.ts";
@@ -53,28 +57,34 @@ const MAX_ROWS = 100_000;
 /** Beyond this many bytes of residue records a side, the engine pairs them. */
 const MAX_BYTES = 32 * 1024 * 1024;
 
-/** How a WITHOUT ROWID table's records map to its columns and key. */
+/** How a keyed table's records map to its columns and key. */
 export interface KeyedLayout extends Layout {
+  /** The table's tree: an index tree (WITHOUT ROWID) or a table tree. */
+  readonly tree: TreeKind;
   /** The key's columns, in key order. */
   readonly keyNames: readonly string[];
   /** Per key field: the column (index in `cols`) that holds it. */
   readonly keyCols: readonly number[];
+  /** Per key field: its place in the record. */
+  readonly keyAt: readonly number[];
   /** How the key's fields compare (BINARY, ascending). */
   readonly fields: readonly KeyField[];
 }
 
 /**
- * A WITHOUT ROWID table's layout when its rows can be paired from cells
- * (see the module documentation), else null.
+ * A keyed table's layout when its rows can be paired from cells (see the
+ * module documentation), else null.
  *
  * @param t the table
  * @returns the layout, or null
  */
 export function keyedCellsLayout(t: TableSchema): KeyedLayout | null {
-  if (!t.withoutRowid || t.keyKind !== "primary_key" || t.key.length === 0) return null;
+  if (t.keyKind !== "primary_key" || t.key.length === 0) return null;
+  if (foldName(t.name) === "sqlite_sequence") return null;
   if (t.module !== null || t.columns.some((c) => c.hidden !== 0 && c.hidden !== 3)) return null;
   const parsed = parseCreateTable(t.sql);
   if (parsed === null || parsed.keyFields.length !== t.key.length) return null;
+  if (parsed.withoutRowid !== t.withoutRowid) return null;
   const binary = (f: { collation: string; columnCollation: string; desc: boolean }) =>
     f.collation === "binary" && f.columnCollation === "binary" && !f.desc;
   if (!parsed.keyFields.every(binary)) return null;
@@ -84,11 +94,15 @@ export function keyedCellsLayout(t: TableSchema): KeyedLayout | null {
   if (cols.length !== t.columns.length) return null;
   const keyCols = t.key.map((k) => cols.findIndex((c) => foldName(c) === foldName(k)));
   if (keyCols.some((c) => c < 0) || new Set(keyCols).size !== keyCols.length) return null;
-  const at = new Array<number>(cols.length).fill(-1);
-  keyCols.forEach((c, r) => (at[c] = r));
-  let next = keyCols.length;
-  for (let k = 0; k < cols.length; k++) if (at[k]! < 0) at[k] = next++;
+  let at = cols.map((_, k) => k);
+  if (t.withoutRowid) {
+    at = new Array<number>(cols.length).fill(-1);
+    keyCols.forEach((c, r) => (at[c] = r));
+    let next = keyCols.length;
+    for (let k = 0; k < cols.length; k++) if (at[k]! < 0) at[k] = next++;
+  }
   return {
+    tree: t.withoutRowid ? "index" : "table",
     cols,
     at,
     real: t.columns.map((c) => realAffinity(c.type)),
@@ -97,28 +111,33 @@ export function keyedCellsLayout(t: TableSchema): KeyedLayout | null {
     hidden: false,
     keyNames: t.key,
     keyCols,
+    keyAt: keyCols.map((c) => at[c]!),
     fields: t.key.map(() => ({ collation: "binary", desc: false })),
   };
 }
 
-/** The rows of each side that found no equal record on the other: their records, in key order. */
+/** A row of the residue: its record, and its key as a record of the key's fields alone. */
+interface HeldRow {
+  readonly record: Uint8Array;
+  readonly key: Uint8Array;
+}
+
+/** The rows of each side that found no equal record on the other, in key order. */
 export interface KeyedResidue {
-  readonly before: readonly Uint8Array[];
-  readonly after: readonly Uint8Array[];
+  readonly before: readonly HeldRow[];
+  readonly after: readonly HeldRow[];
   readonly encoding: TextEncoding;
 }
 
-/** A residue too large to hold. */
-class TooMany extends Error {}
-
 /**
- * Compares a WITHOUT ROWID table's trees by record and keeps the records
- * left over on each side.
+ * Compares a keyed table's trees by record and keeps the rows left over on
+ * each side, in key order.
  *
  * @param a the before side
  * @param b the after side
  * @param layout the table's layout
- * @returns the residue, or null when the engine must pair the rows (see the module documentation)
+ * @returns the residue, or null when the engine must pair the rows (see the module documentation);
+ *   either way every page of both trees was read and checked
  */
 export async function keyedResidue(
   a: CellSide,
@@ -126,32 +145,47 @@ export async function keyedResidue(
   layout: KeyedLayout,
 ): Promise<KeyedResidue | null> {
   const encoding = a.src.header.encoding ?? "utf-8";
-  const held = { before: [] as Uint8Array[], after: [] as Uint8Array[] };
+  const held = { before: [] as HeldRow[], after: [] as HeldRow[] };
   const bytes = { before: 0, after: 0 };
   const record = new Record(encoding);
-  const oa = new KeyOrder(layout.fields, "its key", "note");
-  const ob = new KeyOrder(layout.fields, "its key", "note");
-  try {
-    await compareByRecord({ ...a, order: oa }, { ...b, order: ob }, "index", (side, cells, n) => {
-      for (let k = 0; k < n; k++) {
-        cells.locate(k);
-        const payload = cells.payload(k);
-        const problem = record.parse(payload, 0, payload.length, payload.length);
-        if (problem !== null) {
-          throw cells.src.damaged(cells.page!.number, `cell ${cells.index + 1}: ${problem}`);
-        }
-        bytes[side] += payload.length;
-        if (held[side].length >= MAX_ROWS || bytes[side] > MAX_BYTES) throw new TooMany();
-        // A cell on its page is a view of bytes the stream reuses (and a
-        // Buffer's slice() is a view too): copied.
-        held[side].push(new Uint8Array(payload));
+  const index = layout.tree === "index";
+  const order = (): KeyOrder | null =>
+    index ? new KeyOrder(layout.fields, "its key", "note") : null;
+  const oa = order();
+  const ob = order();
+  const { keyAt, fields } = layout;
+  // Once the residue is the engine's, the walk still goes to the end: it
+  // checks every page of the tree, which the engine's walk then need not.
+  let engine = false;
+  await compareByRecord({ ...a, order: oa }, { ...b, order: ob }, layout.tree, (side, cells, n) => {
+    for (let k = 0; k < n && !engine; k++) {
+      cells.locate(k);
+      const payload = cells.payload(k);
+      const problem = record.parse(payload, 0, payload.length, payload.length);
+      if (problem !== null) {
+        throw cells.src.damaged(cells.page!.number, `cell ${cells.index + 1}: ${problem}`);
       }
-    });
-  } catch (e) {
-    if (e instanceof TooMany) return null;
-    throw e;
+      bytes[side] += payload.length;
+      if (held[side].length >= MAX_ROWS || bytes[side] > MAX_BYTES) engine = true;
+      // A cell on its page is a view of bytes the stream reuses (and a
+      // Buffer's slice() is a view too): copied.
+      const copy = new Uint8Array(payload);
+      if (index) held[side].push({ record: copy, key: copy });
+      else if (keyAt.some((i) => i >= record.count || record.types[i] === 0)) engine = true;
+      else held[side].push({ record: copy, key: fieldsRecord(record, keyAt) });
+    }
+    if (engine) held.before.length = held.after.length = 0;
+  });
+  if (engine) return null;
+  if (oa?.inOrder === false || ob?.inOrder === false) return null;
+  if (!index) {
+    for (const side of [held.before, held.after]) {
+      side.sort((x, y) => compareRecords(x.key, 0, y.key, 0, fields));
+      for (let i = 1; i < side.length; i++) {
+        if (compareRecords(side[i - 1]!.key, 0, side[i]!.key, 0, fields) === 0) return null;
+      }
+    }
   }
-  if (!oa.inOrder || !ob.inOrder) return null;
   return { ...held, encoding };
 }
 
@@ -203,12 +237,16 @@ export function pairKeyed(
   let i = 0;
   let j = 0;
   while (i < A.length || j < B.length) {
-    const c = i >= A.length ? 1 : j >= B.length ? -1 : compareRecords(A[i]!, 0, B[j]!, 0, fields);
-    if (c < 0) whole("removed", parse(ra, A[i++]!));
+    const c = i >= A.length
+      ? 1
+      : j >= B.length
+      ? -1
+      : compareRecords(A[i]!.key, 0, B[j]!.key, 0, fields);
+    if (c < 0) whole("removed", parse(ra, A[i++]!.record));
     else if (c > 0) added.push(j++);
     else {
-      const x = parse(ra, A[i++]!);
-      const y = parse(rb, B[j++]!);
+      const x = parse(ra, A[i++]!.record);
+      const y = parse(rb, B[j++]!.record);
       const cells = differingCells(layout, x, y);
       if (cells === 0) continue;
       rows.add("changed", (kept) => {
@@ -226,6 +264,6 @@ export function pairKeyed(
       }, cells);
     }
   }
-  for (const k of added) whole("added", parse(rb, B[k]!));
+  for (const k of added) whole("added", parse(rb, B[k]!.record));
   return { key: table.key, keyKind: table.keyKind, comparedColumns: cols, rows };
 }

@@ -10,10 +10,12 @@
  *   compared and the changed rows decoded in one pass over each file, no
  *   engine. Tables keyed by their rowid whose records read as SQLite reads
  *   them.
- * - {@link KEYED_CELL_ROWS}: rows from cells for a WITHOUT ROWID table
- *   (_keyed_cells.ts): the trees compared by record, the rows left over
+ * - {@link KEYED_CELL_ROWS}: rows from cells for a table keyed by columns
+ *   (WITHOUT ROWID, or a rowid table whose primary key is not the rowid;
+ *   _keyed_cells.ts): the trees compared by record, the rows left over
  *   paired by key, no engine. Keys that compare as BINARY and ascending,
- *   and a residue small enough to hold; else the engine's.
+ *   and a residue small enough to hold; else the engine's, which need not
+ *   check the trees' pages again.
  * - {@link ENGINE_ROWS}: SQLite compares the rows (table_data.ts), only
  *   those the comparison of the pages leaves (_residue.ts): keyless tables,
  *   other keys (their collations, NULLs), columns that changed, VIRTUAL
@@ -82,8 +84,16 @@ export interface TableStrategy {
   plan(job: TableJob, ctx: StrategyContext): TablePlan | null;
 }
 
-function side(pages: PageSide, table: TableSchema): TreeSide & { table: TableSchema } {
-  return { src: pages.src, owners: pages.owners, root: table.rootPage, table };
+/**
+ * A table's tree on one side; `checked` when a walk of this diff read and
+ * checked its pages already (then this walk claims none of them again).
+ */
+function side(
+  pages: PageSide,
+  table: TableSchema,
+  checked = false,
+): TreeSide & { table: TableSchema } {
+  return { src: pages.src, owners: checked ? null : pages.owners, root: table.rootPage, table };
 }
 
 /** The rows of a table with nothing to compare, as its schema gives its key and columns. */
@@ -132,7 +142,7 @@ export const CELL_ROWS: TableStrategy = {
   },
 };
 
-/** Rows from cells for a WITHOUT ROWID table (see the module documentation). */
+/** Rows from cells for a table keyed by columns (see the module documentation). */
 export const KEYED_CELL_ROWS: TableStrategy = {
   name: "keyed cells",
   plan(job, ctx) {
@@ -151,7 +161,7 @@ export const KEYED_CELL_ROWS: TableStrategy = {
       async prepare() {
         residue = await keyedResidue(side(pa, before), side(pb, after), layout);
         if (residue === null) {
-          engine = enginePlan(job, ctx, true);
+          engine = enginePlan(job, ctx, true, true);
           await engine.prepare!();
         }
       },
@@ -163,10 +173,14 @@ export const KEYED_CELL_ROWS: TableStrategy = {
   },
 };
 
-/** The rows SQLite must compare, from the pages: null for every row. */
+/**
+ * The rows SQLite must compare, from the pages: null for every row.
+ * `checked`: the table's trees were read and checked by an earlier walk.
+ */
 function residueOf(
   job: TableJob,
   pages: StrategyContext["pages"],
+  checked: boolean,
 ): Promise<TablePages | null> {
   const { before: ta, after: tb } = job;
   const { before: pa, after: pb } = pages;
@@ -174,8 +188,8 @@ function residueOf(
   if (ta === null || tb === null || pa === null || pb === null) return whole;
   if (ta.rootPage <= 0 || tb.rootPage <= 0) return whole;
   if (normalizeSql(ta.sql) !== normalizeSql(tb.sql)) return whole;
-  const a = side(pa, ta);
-  const b = side(pb, tb);
+  const a = side(pa, ta, checked);
+  const b = side(pb, tb, checked);
   if (ta.withoutRowid || tb.withoutRowid) {
     return ta.withoutRowid && tb.withoutRowid && ta.key.length > 0
       ? keyResidue(a, b, ta.key.length)
@@ -189,14 +203,20 @@ function residueOf(
 /**
  * The engine's plan for a table: with `residue`, only the rows the pages
  * leave are compared (a table whose pages show no difference needs no
- * engine); without, every row.
+ * engine); without, every row. `checked`: a walk of this diff read and
+ * checked the table's trees already.
  */
-function enginePlan(job: TableJob, ctx: StrategyContext, residue: boolean): TablePlan {
+function enginePlan(
+  job: TableJob,
+  ctx: StrategyContext,
+  residue: boolean,
+  checked = false,
+): TablePlan {
   let pages: TablePages | null = null;
   const either = (job.after ?? job.before)!;
   return {
     async prepare() {
-      pages = residue ? await residueOf(job, ctx.pages) : null;
+      pages = residue ? await residueOf(job, ctx.pages, checked) : null;
       if (pages === null || !pages.identical) ctx.engine.start();
     },
     async run(rows) {

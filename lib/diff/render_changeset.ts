@@ -27,6 +27,7 @@ import type { SqliteRow, SqliteValue } from "../sqlite/value.ts";
 import type { DiffListener, RowEvent, TableStart } from "./listener.ts";
 import { foldName } from "./names.ts";
 import { normalizeSql, type SideSchema, type TableSchema } from "./schema.ts";
+import { varintBytes } from "../sqlite_format/record.ts";
 
 const INSERT = 18;
 const UPDATE = 23;
@@ -35,19 +36,6 @@ const DELETE = 9;
 /** Where the bytes go. */
 export interface ChangesetSink {
   write(bytes: Uint8Array): void;
-}
-
-/** SQLite's varint (1 to 9 bytes, big-endian groups of 7 bits). */
-function varint(n: number): number[] {
-  if (n < 0x80) return [n];
-  const out: number[] = [];
-  let v = n;
-  while (v > 0) {
-    out.unshift(v & 0x7f);
-    v = Math.floor(v / 128);
-  }
-  for (let i = 0; i < out.length - 1; i++) out[i]! |= 0x80;
-  return out;
 }
 
 /**
@@ -84,7 +72,7 @@ class RecordBytes {
 
   #varint(n: number): void {
     if (n < 0x80) return this.byte(n);
-    const groups = varint(n);
+    const groups = varintBytes(n);
     this.#room(groups.length);
     for (const g of groups) this.#bytes[this.#used++] = g;
   }
@@ -302,7 +290,7 @@ export class ChangesetRenderer implements DiffListener {
       const pk = cur.table.columns.map((c) => cur.key.has(foldName(c.name)) ? c.primary_key : 0);
       // A rowid table keyed by its INTEGER PRIMARY KEY: that column is key #1.
       this.#sink.write(
-        new Uint8Array([0x54, ...varint(cur.columns.length), ...pk, ...name, 0]),
+        new Uint8Array([0x54, ...varintBytes(cur.columns.length), ...pk, ...name, 0]),
       );
     }
     // A copy: the sink may keep what it is given.

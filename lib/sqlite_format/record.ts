@@ -318,3 +318,54 @@ export function readInt(b: Uint8Array, at: number, width: number): number | bigi
   if (Number.isSafeInteger(v)) return v;
   return (BigInt(hi) << 32n) | BigInt(lo);
 }
+
+/**
+ * SQLite's varint of `n` (a non-negative integer below 2^53): big-endian
+ * groups of 7 bits, every byte but the last with its high bit set.
+ *
+ * @param n the number
+ * @returns its bytes
+ */
+export function varintBytes(n: number): number[] {
+  if (n < 0x80) return [n];
+  const out: number[] = [];
+  let v = n;
+  while (v > 0) {
+    out.unshift(v & 0x7f);
+    v = Math.floor(v / 128);
+  }
+  for (let i = 0; i < out.length - 1; i++) out[i]! |= 0x80;
+  return out;
+}
+
+/**
+ * A record of some fields of a parsed record, in the order given (a key's
+ * fields, for key_order.ts compareRecords): their serial types and bytes
+ * copied; a field past the record's end is NULL.
+ *
+ * @param r the parsed record
+ * @param fields the fields to take, by their place in `r`
+ * @returns the new record's bytes
+ */
+export function fieldsRecord(r: Record, fields: readonly number[]): Uint8Array {
+  const types: number[] = [];
+  let body = 0;
+  for (const i of fields) {
+    const t = i < r.count ? r.types[i]! : 0;
+    types.push(...varintBytes(t));
+    body += serialSize(t);
+  }
+  let hs = types.length + 1;
+  if (varintBytes(hs).length > 1) hs = types.length + varintBytes(types.length + 2).length;
+  const out = new Uint8Array(hs + body);
+  out.set(varintBytes(hs), 0);
+  out.set(types, hs - types.length);
+  let at = hs;
+  for (const i of fields) {
+    if (i >= r.count) continue;
+    const n = serialSize(r.types[i]!);
+    out.set(r.buf.subarray(r.offsets[i]!, r.offsets[i]! + n), at);
+    at += n;
+  }
+  return out;
+}

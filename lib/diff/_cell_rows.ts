@@ -23,7 +23,7 @@
  *
  * @module
  */
-import type { SqliteValue } from "../sqlite/value.ts";
+import type { SqliteRow, SqliteValue } from "../sqlite/value.ts";
 import { emptyRow, sameValue } from "../sqlite/value.ts";
 import { CellStream } from "../sqlite_format/cell_stream.ts";
 import { Record, sameStored, serialSize } from "../sqlite_format/record.ts";
@@ -35,7 +35,7 @@ import { compareByRowid, type TreeSide } from "./_tree_compare.ts";
 import { dataColumns, type TableSchema } from "./schema.ts";
 import type { TableData } from "./table_data.ts";
 import { foldName } from "./names.ts";
-import type { ColumnInfo } from "./types.ts";
+import type { AddedRow, ChangedRow, ColumnInfo } from "./types.ts";
 
 /** Beyond this many ranges of added rows, they are found by a second full comparison instead. */
 const MAX_ADDED_RANGES = 1_000_000;
@@ -273,6 +273,38 @@ function differingBodies(at: readonly number[], a: Record, b: Record): number {
   return n;
 }
 
+/**
+ * A row on one side only, from its values, as {@link KeptRows.add} wants
+ * it: plain when only streamed, held and counted when kept.
+ */
+export function wholeRow(
+  cols: readonly string[],
+  key: SqliteRow,
+  values: SqliteValue[],
+  kept: boolean,
+): AddedRow {
+  if (!kept) return { key, row: rowOf(cols, values) };
+  return counted(addedOrRemoved(key, keptRow(cols, values)), [{ names: cols, values }]);
+}
+
+/** A changed row, from both sides' values, as {@link KeptRows.add} wants it (see {@link wholeRow}). */
+export function changedValues(
+  cols: readonly string[],
+  key: SqliteRow,
+  va: SqliteValue[],
+  vb: SqliteValue[],
+  kept: boolean,
+): ChangedRow {
+  const changed = cols.filter((_, k) => !sameValue(va[k]!, vb[k]!));
+  if (!kept) {
+    return { key, before: rowOf(cols, va), after: rowOf(cols, vb), changed_columns: changed };
+  }
+  return counted(
+    changedRow(key, keptRow(cols, va), keptRow(cols, vb), changed),
+    [{ names: cols, values: va }, { names: cols, values: vb }],
+  );
+}
+
 /** One side of a table for the cells: its tree, and the table. */
 export interface CellSide extends TreeSide {
   readonly table: TableSchema;
@@ -330,19 +362,11 @@ export async function cellRows(
       const cells = differingCells(layout, x, rb.parse(b, x));
       if (cells === 0) return;
       const rowid = ra.rowid(a);
-      rows.add("changed", (kept) => {
-        const va = ra.decoded(rowid);
-        const vb = rb.decoded(rowid);
-        const changed = cols.filter((_, k) => !sameValue(va[k]!, vb[k]!));
-        const key = keyOf(rowid);
-        if (!kept) {
-          return { key, before: rowOf(cols, va), after: rowOf(cols, vb), changed_columns: changed };
-        }
-        return counted(
-          changedRow(key, keptRow(cols, va), keptRow(cols, vb), changed),
-          [{ names: cols, values: va }, { names: cols, values: vb }],
-        );
-      }, cells);
+      rows.add(
+        "changed",
+        (kept) => changedValues(cols, keyOf(rowid), ra.decoded(rowid), rb.decoded(rowid), kept),
+        cells,
+      );
     },
     added(b) {
       addedCount++;
@@ -402,9 +426,7 @@ export async function cellRows(
   return data;
 
   function removedRow(values: SqliteValue[], rowid: number | bigint, kept: boolean) {
-    const key = keyOf(rowid);
-    if (!kept) return { key, row: rowOf(cols, values) };
-    return counted(addedOrRemoved(key, keptRow(cols, values)), [{ names: cols, values }]);
+    return wholeRow(cols, keyOf(rowid), values, kept);
   }
 }
 
@@ -424,12 +446,10 @@ async function wholeSide(
       const p = cells.ensure(1);
       if (p !== null) await p;
       if (!cells.locate(0)) break;
-      rows.add(kind, (kept) => {
-        const values = reader.values(cells);
-        const key = keyOf(reader.rowid(cells));
-        if (!kept) return { key, row: rowOf(cols, values) };
-        return counted(addedOrRemoved(key, keptRow(cols, values)), [{ names: cols, values }]);
-      });
+      rows.add(
+        kind,
+        (kept) => wholeRow(cols, keyOf(reader.rowid(cells)), reader.values(cells), kept),
+      );
       cells.skip(1);
     }
   } finally {

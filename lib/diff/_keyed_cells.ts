@@ -31,20 +31,20 @@
  * @module
  */
 import type { SqliteValue } from "../sqlite/value.ts";
-import { emptyRow, sameValue } from "../sqlite/value.ts";
+import { emptyRow } from "../sqlite/value.ts";
 import { compareRecords, type KeyField, KeyOrder } from "../sqlite_format/key_order.ts";
 import type { TextEncoding } from "../sqlite_format/header.ts";
 import { fieldsRecord, Record } from "../sqlite_format/record.ts";
 import type { TreeKind } from "../sqlite_format/btree_page.ts";
-import { counted, type KeptRows } from "./_kept_rows.ts";
-import { addedOrRemoved, changedRow, keptRow } from "./_held_rows.ts";
-import { rowOf } from "./_row_reading.ts";
+import type { KeptRows } from "./_kept_rows.ts";
 import {
   type CellSide,
+  changedValues,
   columnDefaults,
   differingCells,
   type Layout,
   realAffinity,
+  wholeRow,
 } from "./_cell_rows.ts";
 import { parseCreateTable } from "./_create_table.ts";
 import { compareByRecord } from "./_tree_compare.ts";
@@ -229,9 +229,7 @@ export function pairKeyed(
   const whole = (kind: "added" | "removed", r: Record) =>
     rows.add(kind, (kept) => {
       const values = decoded(r);
-      const key = keyOf(values);
-      if (!kept) return { key, row: rowOf(cols, values) };
-      return counted(addedOrRemoved(key, keptRow(cols, values)), [{ names: cols, values }]);
+      return wholeRow(cols, keyOf(values), values, kept);
     });
   const added: number[] = [];
   let i = 0;
@@ -251,16 +249,7 @@ export function pairKeyed(
       if (cells === 0) continue;
       rows.add("changed", (kept) => {
         const va = decoded(x);
-        const vb = decoded(y);
-        const changed = cols.filter((_, k) => !sameValue(va[k]!, vb[k]!));
-        const key = keyOf(va);
-        if (!kept) {
-          return { key, before: rowOf(cols, va), after: rowOf(cols, vb), changed_columns: changed };
-        }
-        return counted(
-          changedRow(key, keptRow(cols, va), keptRow(cols, vb), changed),
-          [{ names: cols, values: va }, { names: cols, values: vb }],
-        );
+        return changedValues(cols, keyOf(va), va, decoded(y), kept);
       }, cells);
     }
   }

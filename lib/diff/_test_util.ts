@@ -4,9 +4,15 @@
  *
  * @module
  */
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import * as fs from "node:fs";
+import * as path from "node:path";
+import process from "node:process";
 import { makeDb, type MakeDbOptions, tempDir } from "../../tests/fixtures.ts";
-import { diffSqliteDatabases } from "./diff_sqlite.ts";
-import type { DiffOptions } from "./options.ts";
+import { diffDatabasePair, diffSqliteDatabases } from "./diff_sqlite.ts";
+import { type DiffOptions, diffSettings } from "./options.ts";
+import type { TableStrategy } from "./_strategies.ts";
 import type { DatabaseChange, TableDiff } from "./types.ts";
 
 let counter = 0;
@@ -57,4 +63,88 @@ export function rowSummary(t: TableDiff): {
       changed_columns: r.changed_columns,
     })),
   };
+}
+
+/**
+ * Diffs `a` and `b` in a child process (with `tables`: only those) and
+ * tells its status and whether it started the WebAssembly engine.
+ */
+export function childDiff(
+  a: string,
+  b: string,
+  tables?: readonly string[],
+): { status: string; started: boolean } {
+  const dir = tempDir();
+  try {
+    const script = dir.file("child.ts");
+    const lib = path.resolve(import.meta.dirname ?? ".", "..");
+    const options = tables === undefined ? "{}" : JSON.stringify({ tables });
+    fs.writeFileSync(
+      script,
+      `import { diffSqliteDatabases } from ${JSON.stringify(`${lib}/diff/diff_sqlite.ts`)};
+       import { sqliteStarted } from ${JSON.stringify(`${lib}/sqlite/wasm.ts`)};
+       const d = await diffSqliteDatabases(${JSON.stringify(a)}, ${JSON.stringify(b)}, ${options});
+       console.log(JSON.stringify({ status: d.databases[0].status, started: sqliteStarted() }));`,
+    );
+    const isBun = typeof (globalThis as { Bun?: unknown }).Bun !== "undefined";
+    // The repository's configuration: the script lies outside it.
+    const config = path.join(lib, "..", "deno.json");
+    const args = isBun ? [script] : ["run", "--allow-all", "--quiet", "--config", config, script];
+    const r = spawnSync(process.execPath, args, { encoding: "utf8", timeout: 60_000 });
+    assert.equal(r.status, 0, r.stderr);
+    return JSON.parse(r.stdout.trim());
+  } finally {
+    dir.cleanup();
+  }
+}
+
+/** A BLOB as its length and an FNV-1a hash: a 3 MB one listed byte by byte is 12 MB of JSON. */
+function blobHash(v: Uint8Array): { blob: number; fnv: number } {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < v.length; i++) h = Math.imul(h ^ v[i]!, 0x01000193) >>> 0;
+  return { blob: v.length, fnv: h };
+}
+
+/** JSON that keeps BLOBs, big integers and -0 apart from strings and numbers. */
+export function valuesJson(x: unknown): string {
+  return JSON.stringify(
+    x,
+    (_, v) =>
+      v instanceof Uint8Array
+        ? blobHash(v)
+        : typeof v === "bigint"
+        ? { bigint: String(v) }
+        : typeof v === "number" && Object.is(v, -0)
+        ? { number: "-0" }
+        : v,
+  );
+}
+
+/**
+ * Table `name`'s section of a diff of `a` and `b` and the row events
+ * streamed for it, as one JSON text (valuesJson), diffed by `strategies`
+ * or the default ones.
+ */
+export async function tableSeen(
+  a: string,
+  b: string,
+  options: DiffOptions,
+  name: string,
+  strategies?: readonly TableStrategy[],
+): Promise<string> {
+  let current = "";
+  const events: string[] = [];
+  const change = await diffDatabasePair({
+    name: "b.db",
+    before: a,
+    after: b,
+    settings: diffSettings(options),
+    listener: {
+      table: (t) => void (current = t.name),
+      row: (e) => void (current === name && events.push(valuesJson(e))),
+    },
+    ...(strategies === undefined ? {} : { strategies }),
+  });
+  const t = change.tables.find((x) => x.name === name);
+  return valuesJson({ t, events });
 }

@@ -7,14 +7,10 @@
  */
 import { after, describe, it } from "node:test";
 import assert from "node:assert/strict";
-import { spawnSync } from "node:child_process";
-import * as fs from "node:fs";
-import * as path from "node:path";
-import process from "node:process";
 import { makeDb, tempDir } from "../../tests/fixtures.ts";
-import { diffDatabasePair } from "./diff_sqlite.ts";
-import { type DiffOptions, diffSettings } from "./options.ts";
+import type { DiffOptions } from "./options.ts";
 import { ENGINE_ROWS, type TableStrategy } from "./_strategies.ts";
+import { childDiff, tableSeen } from "./_test_util.ts";
 
 const dir = tempDir();
 after(() => dir.cleanup());
@@ -59,70 +55,9 @@ function pair(base: string, extra: string): { a: string; b: string } {
   return { a, b };
 }
 
-/** A BLOB as its length and an FNV-1a hash: a 3 MB one listed byte by byte is 12 MB of JSON. */
-function blob(v: Uint8Array): { blob: number; fnv: number } {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < v.length; i++) h = Math.imul(h ^ v[i]!, 0x01000193) >>> 0;
-  return { blob: v.length, fnv: h };
-}
-
-/** JSON that keeps BLOBs and big integers apart from strings and numbers. */
-function json(x: unknown): string {
-  return JSON.stringify(
-    x,
-    (_, v) =>
-      v instanceof Uint8Array
-        ? blob(v)
-        : typeof v === "bigint"
-        ? { bigint: String(v) }
-        : typeof v === "number" && Object.is(v, -0)
-        ? { number: "-0" }
-        : v,
-  );
-}
-
-/** Table t's section of a diff and the row events streamed for it (by `strategies`, or the default ones). */
-async function seen(
-  a: string,
-  b: string,
-  options: DiffOptions,
-  strategies?: readonly TableStrategy[],
-): Promise<string> {
-  let current = "";
-  const events: string[] = [];
-  const change = await diffDatabasePair({
-    name: "b.db",
-    before: a,
-    after: b,
-    settings: diffSettings(options),
-    listener: {
-      table: (t) => void (current = t.name),
-      row: (e) => void (current === "t" && events.push(json(e))),
-    },
-    ...(strategies === undefined ? {} : { strategies }),
-  });
-  const t = change.tables.find((x) => x.name === "t");
-  return json({ t, events });
-}
-
-/** Whether a `--table t` diff in a child process started the engine. */
-function started(a: string, b: string): boolean {
-  const script = dir.file(`child${++n}.ts`);
-  const lib = path.resolve(import.meta.dirname ?? ".", "..");
-  fs.writeFileSync(
-    script,
-    `import { diffSqliteDatabases } from ${JSON.stringify(`${lib}/diff/diff_sqlite.ts`)};
-     import { sqliteStarted } from ${JSON.stringify(`${lib}/sqlite/wasm.ts`)};
-     await diffSqliteDatabases(${JSON.stringify(a)}, ${JSON.stringify(b)}, { tables: ["t"] });
-     console.log(JSON.stringify(sqliteStarted()));`,
-  );
-  const isBun = typeof (globalThis as { Bun?: unknown }).Bun !== "undefined";
-  const config = path.join(lib, "..", "deno.json");
-  const args = isBun ? [script] : ["run", "--allow-all", "--quiet", "--config", config, script];
-  const r = spawnSync(process.execPath, args, { encoding: "utf8", timeout: 60_000 });
-  assert.equal(r.status, 0, r.stderr);
-  return JSON.parse(r.stdout.trim());
-}
+/** Table t's section of a diff and the row events streamed for it. */
+const seen = (a: string, b: string, options: DiffOptions, strategies?: readonly TableStrategy[]) =>
+  tableSeen(a, b, options, "t", strategies);
 
 describe("a changed table read from its cells", () => {
   // name, SQL on both files, more changes, whether the engine starts
@@ -171,7 +106,7 @@ describe("a changed table read from its cells", () => {
         assert.equal(await seen(a, b, { maxRows, tables: ["t"] }), sql);
         assert.match(sql, /"status":"changed"/);
       }
-      assert.equal(started(a, b), engine);
+      assert.equal(childDiff(a, b, ["t"]).started, engine);
     });
   }
 });

@@ -8,12 +8,10 @@
 import { after, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import * as fs from "node:fs";
-import * as path from "node:path";
-import process from "node:process";
 import { makeDb, tempDir } from "../../tests/fixtures.ts";
 import { needs } from "../../tests/system_packages.ts";
 import { diffSqliteDatabases } from "./diff_sqlite.ts";
+import { childDiff } from "./_test_util.ts";
 import { foldName } from "./names.ts";
 import type { DatabaseChange } from "./types.ts";
 
@@ -67,27 +65,6 @@ function section(change: DatabaseChange, names: readonly string[]): string {
     objects: change.objects.filter((o) => wanted.has(foldName(o.table))),
     skipped: change.skipped.filter((s) => wanted.has(foldName(s.name))),
   });
-}
-
-/** Whether a --table diff in a child process started the WebAssembly engine, and its status. */
-function childDiff(a: string, b: string, tables: string[]): { status: string; started: boolean } {
-  const script = dir.file(`child${++n}.ts`);
-  const lib = path.resolve(import.meta.dirname ?? ".", "..");
-  fs.writeFileSync(
-    script,
-    `import { diffSqliteDatabases } from ${JSON.stringify(`${lib}/diff/diff_sqlite.ts`)};
-     import { sqliteStarted } from ${JSON.stringify(`${lib}/sqlite/wasm.ts`)};
-     const d = await diffSqliteDatabases(${JSON.stringify(a)}, ${JSON.stringify(b)}, {
-       tables: ${JSON.stringify(tables)},
-     });
-     console.log(JSON.stringify({ status: d.databases[0].status, started: sqliteStarted() }));`,
-  );
-  const isBun = typeof (globalThis as { Bun?: unknown }).Bun !== "undefined";
-  const config = path.join(lib, "..", "deno.json");
-  const args = isBun ? [script] : ["run", "--allow-all", "--quiet", "--config", config, script];
-  const r = spawnSync(process.execPath, args, { encoding: "utf8", timeout: 60_000 });
-  assert.equal(r.status, 0, r.stderr);
-  return JSON.parse(r.stdout.trim());
 }
 
 describe("diffSqliteDatabases() with tables named among many", () => {

@@ -1,11 +1,9 @@
 import { after, describe, it } from "node:test";
 import assert from "node:assert/strict";
-import { spawnSync } from "node:child_process";
 import * as fs from "node:fs";
-import * as path from "node:path";
-import process from "node:process";
 import { makeDb, tempDir } from "../../tests/fixtures.ts";
 import { diffSqliteDatabases } from "./diff_sqlite.ts";
+import { childDiff } from "./_test_util.ts";
 
 const dir = tempDir();
 after(() => dir.cleanup());
@@ -33,26 +31,6 @@ function copy(file: string, name: string): string {
   const to = dir.file(name);
   fs.copyFileSync(file, to);
   return to;
-}
-
-/** Runs a diff of `a` and `b` in a child process; its status and whether SQLite was started. */
-function childDiff(a: string, b: string): { status: string; started: boolean } {
-  const script = dir.file(`child${Math.random().toString(36).slice(2)}.ts`);
-  const lib = path.resolve(import.meta.dirname ?? ".", "..");
-  fs.writeFileSync(
-    script,
-    `import { diffSqliteDatabases } from ${JSON.stringify(`${lib}/diff/diff_sqlite.ts`)};
-     import { sqliteStarted } from ${JSON.stringify(`${lib}/sqlite/wasm.ts`)};
-     const d = await diffSqliteDatabases(${JSON.stringify(a)}, ${JSON.stringify(b)});
-     console.log(JSON.stringify({ status: d.databases[0].status, started: sqliteStarted() }));`,
-  );
-  const isBun = typeof (globalThis as { Bun?: unknown }).Bun !== "undefined";
-  // The repository's configuration: the script lies outside it.
-  const config = path.join(lib, "..", "deno.json");
-  const args = isBun ? [script] : ["run", "--allow-all", "--quiet", "--config", config, script];
-  const r = spawnSync(process.execPath, args, { encoding: "utf8", timeout: 60_000 });
-  assert.equal(r.status, 0, r.stderr);
-  return JSON.parse(r.stdout.trim());
 }
 
 describe("diffSqliteDatabases() on files that are page for page the same", () => {

@@ -9,14 +9,10 @@
  */
 import { after, describe, it } from "node:test";
 import assert from "node:assert/strict";
-import { spawnSync } from "node:child_process";
-import * as fs from "node:fs";
-import * as path from "node:path";
-import process from "node:process";
 import { makeDb, tempDir } from "../../tests/fixtures.ts";
-import { diffDatabasePair } from "./diff_sqlite.ts";
-import { type DiffOptions, diffSettings } from "./options.ts";
+import type { DiffOptions } from "./options.ts";
 import { ENGINE_ROWS, type TableStrategy } from "./_strategies.ts";
+import { childDiff, tableSeen } from "./_test_util.ts";
 
 const dir = tempDir();
 after(() => dir.cleanup());
@@ -175,44 +171,9 @@ function pair(shape: Shape): { a: string; b: string } {
   return { a, b };
 }
 
-/** JSON that keeps BLOBs and big integers apart from strings and numbers. */
-function json(x: unknown): string {
-  return JSON.stringify(
-    x,
-    (_, v) =>
-      v instanceof Uint8Array
-        ? { blob: Array.from(v.subarray(0, 16)), length: v.length }
-        : typeof v === "bigint"
-        ? { bigint: String(v) }
-        : typeof v === "number" && Object.is(v, -0)
-        ? { number: "-0" }
-        : v,
-  );
-}
-
-/** Table t's section of a diff and the row events streamed for it (by `strategies`, or the default ones). */
-async function seen(
-  a: string,
-  b: string,
-  options: DiffOptions,
-  strategies?: readonly TableStrategy[],
-): Promise<string> {
-  let current = "";
-  const events: string[] = [];
-  const change = await diffDatabasePair({
-    name: "b.db",
-    before: a,
-    after: b,
-    settings: diffSettings(options),
-    listener: {
-      table: (t) => void (current = t.name),
-      row: (e) => void (current === "t" && events.push(json(e))),
-    },
-    ...(strategies === undefined ? {} : { strategies }),
-  });
-  const t = change.tables.find((x) => x.name === "t");
-  return json({ t, events });
-}
+/** Table t's section of a diff and the row events streamed for it. */
+const seen = (a: string, b: string, options: DiffOptions, strategies?: readonly TableStrategy[]) =>
+  tableSeen(a, b, options, "t", strategies);
 
 /** Asserts two long JSON texts equal, showing where they first differ. */
 function same(actual: string, expected: string): void {
@@ -223,25 +184,6 @@ function same(actual: string, expected: string): void {
   assert.fail(
     `differ at ${i} of ${expected.length}:\n${around(actual)}\nexpected:\n${around(expected)}`,
   );
-}
-
-/** Whether a `--table t` diff in a child process started the engine. */
-function started(a: string, b: string): boolean {
-  const script = dir.file(`child${++n}.ts`);
-  const lib = path.resolve(import.meta.dirname ?? ".", "..");
-  fs.writeFileSync(
-    script,
-    `import { diffSqliteDatabases } from ${JSON.stringify(`${lib}/diff/diff_sqlite.ts`)};
-     import { sqliteStarted } from ${JSON.stringify(`${lib}/sqlite/wasm.ts`)};
-     await diffSqliteDatabases(${JSON.stringify(a)}, ${JSON.stringify(b)}, { tables: ["t"] });
-     console.log(JSON.stringify(sqliteStarted()));`,
-  );
-  const isBun = typeof (globalThis as { Bun?: unknown }).Bun !== "undefined";
-  const config = path.join(lib, "..", "deno.json");
-  const args = isBun ? [script] : ["run", "--allow-all", "--quiet", "--config", config, script];
-  const r = spawnSync(process.execPath, args, { encoding: "utf8", timeout: 60_000 });
-  assert.equal(r.status, 0, r.stderr);
-  return JSON.parse(r.stdout.trim());
 }
 
 describe("a changed table keyed by columns, paired from its cells", () => {
@@ -261,7 +203,7 @@ describe("a changed table keyed by columns, paired from its cells", () => {
         same(await seen(a, b, { maxRows, tables: ["t"] }), sql);
         assert.match(sql, /"status":"changed"/);
       }
-      assert.equal(started(a, b), engine);
+      assert.equal(childDiff(a, b, ["t"]).started, engine);
     });
   }
 });

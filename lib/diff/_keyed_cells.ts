@@ -6,8 +6,10 @@
  * the engine's keyed query pairs them (_keyed.ts): each file is read once,
  * and the engine need not start.
  *
- * Only where this gives exactly what the engine gives: both sides have the
- * same schema row; every key field compares as BINARY and ascending, in
+ * Only where this gives exactly what the engine gives: both files are
+ * UTF-8 (the engine reads a UTF-8 copy of a UTF-16 file, _utf8_copy.ts, so
+ * its keys order by other bytes than the file's); both sides have the same
+ * schema row; every key field compares as BINARY and ascending, in
  * the key's own tree and in an ORDER BY of its column (so key order is the
  * order the engine's queries return rows in, and two keys pair when
  * SQLite's `=` says they are equal); no column is generated as VIRTUAL;

@@ -150,8 +150,10 @@ export const KEYED_CELL_ROWS: TableStrategy = {
     const { before: pa, after: pb } = ctx.pages;
     if (before === null || after === null || pa === null || pb === null) return null;
     if (before.sql !== after.sql || before.rootPage <= 0 || after.rootPage <= 0) return null;
-    // Text compared byte for byte must be of one encoding on both sides.
-    if ((pa.src.header.encoding ?? "utf-8") !== (pb.src.header.encoding ?? "utf-8")) return null;
+    // Keys ordered by their bytes as the engine orders them: UTF-8 (the
+    // engine reads a UTF-8 copy of a UTF-16 file, whose bytes order otherwise).
+    if ((pa.src.header.encoding ?? "utf-8") !== "utf-8") return null;
+    if ((pb.src.header.encoding ?? "utf-8") !== "utf-8") return null;
     const layout = keyedCellsLayout(before);
     if (layout === null) return null;
     let residue: KeyedResidue | null = null;

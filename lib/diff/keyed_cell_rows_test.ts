@@ -40,6 +40,8 @@ interface Shape {
   readonly changes: string;
   /** Run on the after file once the changes are committed (a VACUUM). */
   readonly then?: string;
+  /** Run first on both files (an encoding). */
+  readonly first?: string;
 }
 
 const SHAPES: Record<string, Shape> = {
@@ -152,6 +154,20 @@ const ENGINE_SHAPES: Record<string, Shape> = {
     ...SHAPES["a rowid table keyed by an INT that is not the rowid"]!,
     create: "CREATE TABLE t(k INTEGER PRIMARY KEY DESC, a, r REAL, x TEXT, b BLOB)",
   },
+  // UTF-16 text orders by its bytes in the file, but the engine reads a
+  // UTF-8 copy of such a file (_utf8_copy.ts), whose bytes order otherwise.
+  "a UTF-16 file's TEXT key": {
+    first: "PRAGMA encoding = 'UTF-16le'",
+    create: "CREATE TABLE t(k TEXT PRIMARY KEY, a) WITHOUT ROWID",
+    fill: `${FILL} INSERT INTO t SELECT char(0x60 + i % 30, 0x100 + i), i FROM s`,
+    changes: "UPDATE t SET a = -a WHERE a % 3 = 0; DELETE FROM t WHERE a % 7 = 0",
+  },
+  "a UTF-16 file's TEXT key of a rowid table": {
+    first: "PRAGMA encoding = 'UTF-16be'",
+    create: "CREATE TABLE t(k TEXT PRIMARY KEY, a)",
+    fill: `${FILL} INSERT INTO t SELECT char(0x100 + i, 0x60 + i % 30), i FROM s`,
+    changes: "UPDATE t SET a = -a WHERE a % 3 = 0; DELETE FROM t WHERE a % 7 = 0",
+  },
   "more rows changed than the cells hold": {
     create: "CREATE TABLE t(k INT PRIMARY KEY, a) WITHOUT ROWID",
     fill: `WITH RECURSIVE s(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM s WHERE i < 100100)
@@ -164,7 +180,9 @@ let n = 0;
 
 /** Two files of `shape` (and a rowid table beside it), the after one changed. */
 function pair(shape: Shape): { a: string; b: string } {
-  const sql = `BEGIN; CREATE TABLE o(id INTEGER PRIMARY KEY, v); INSERT INTO o VALUES (1, 2);
+  const sql = `${
+    shape.first ?? ""
+  }; BEGIN; CREATE TABLE o(id INTEGER PRIMARY KEY, v); INSERT INTO o VALUES (1, 2);
     ${shape.create}; ${shape.fill};`;
   const a = makeDb(dir.file(`a${++n}.db`), `${sql} COMMIT`);
   const b = makeDb(dir.file(`b${n}.db`), `${sql} ${shape.changes}; COMMIT; ${shape.then ?? ""}`);

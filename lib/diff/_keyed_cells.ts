@@ -9,10 +9,11 @@
  * Only where this gives exactly what the engine gives: both files are
  * UTF-8 (the engine reads a UTF-8 copy of a UTF-16 file, _utf8_copy.ts, so
  * its keys order by other bytes than the file's); both sides have the same
- * schema row; every key field compares as BINARY and ascending, in
- * the key's own tree and in an ORDER BY of its column (so key order is the
- * order the engine's queries return rows in, and two keys pair when
- * SQLite's `=` says they are equal); no column is generated as VIRTUAL;
+ * schema row; every key field is ascending and compares by one collation
+ * the comparison knows (BINARY, NOCASE or RTRIM), in the key's own tree and
+ * in an ORDER BY of its column (so key order is the order the engine's
+ * queries return rows in, and two keys pair when SQLite's `=` says they are
+ * equal); no column is generated as VIRTUAL;
  * every default is a literal (as for rowid tables, _cell_rows.ts). A
  * WITHOUT ROWID tree's key order is checked as it is read (lib/sqlite_format
  * key_order.ts); a rowid table's residue is sorted by key here, and a key
@@ -34,7 +35,12 @@
  */
 import type { SqliteValue } from "../sqlite/value.ts";
 import { emptyRow } from "../sqlite/value.ts";
-import { compareRecords, type KeyField, KeyOrder } from "../sqlite_format/key_order.ts";
+import {
+  type Collation,
+  compareRecords,
+  type KeyField,
+  KeyOrder,
+} from "../sqlite_format/key_order.ts";
 import type { TextEncoding } from "../sqlite_format/header.ts";
 import { fieldsRecord, Record } from "../sqlite_format/record.ts";
 import type { TreeKind } from "../sqlite_format/btree_page.ts";
@@ -54,6 +60,13 @@ import { foldName } from "./names.ts";
 import { dataColumns, type TableSchema } from "./schema.ts";
 import type { TableData } from "./table_data.ts";
 
+/** The collations the comparison knows (key_order.ts), by the name a CREATE TABLE gives. */
+const COLLATIONS: { readonly [name: string]: Collation } = {
+  binary: "binary",
+  nocase: "nocase",
+  rtrim: "rtrim",
+};
+
 /** Beyond this many residue rows a side, the engine pairs the table's rows. */
 const MAX_ROWS = 100_000;
 /** Beyond this many bytes of residue records a side, the engine pairs them. */
@@ -69,7 +82,7 @@ export interface KeyedLayout extends Layout {
   readonly keyCols: readonly number[];
   /** Per key field: its place in the record. */
   readonly keyAt: readonly number[];
-  /** How the key's fields compare (BINARY, ascending). */
+  /** How the key's fields compare (ascending, by their collation). */
   readonly fields: readonly KeyField[];
 }
 
@@ -87,9 +100,13 @@ export function keyedCellsLayout(t: TableSchema): KeyedLayout | null {
   const parsed = parseCreateTable(t.sql);
   if (parsed === null || parsed.keyFields.length !== t.key.length) return null;
   if (parsed.withoutRowid !== t.withoutRowid) return null;
-  const binary = (f: { collation: string; columnCollation: string; desc: boolean }) =>
-    f.collation === "binary" && f.columnCollation === "binary" && !f.desc;
-  if (!parsed.keyFields.every(binary)) return null;
+  const fields: KeyField[] = [];
+  for (const f of parsed.keyFields) {
+    // The tree's order must be the order of an ORDER BY of the column.
+    const collation = COLLATIONS[f.collation];
+    if (collation === undefined || f.collation !== f.columnCollation || f.desc) return null;
+    fields.push({ collation, desc: false });
+  }
   const dflt = columnDefaults(t);
   if (dflt === null) return null;
   const cols = dataColumns(t);
@@ -114,7 +131,7 @@ export function keyedCellsLayout(t: TableSchema): KeyedLayout | null {
     keyNames: t.key,
     keyCols,
     keyAt: keyCols.map((c) => at[c]!),
-    fields: t.key.map(() => ({ collation: "binary", desc: false })),
+    fields,
   };
 }
 

@@ -13,9 +13,10 @@
  * - {@link KEYED_CELL_ROWS}: rows from cells for a table keyed by columns
  *   (WITHOUT ROWID, or a rowid table whose primary key is not the rowid;
  *   _keyed_cells.ts): the trees compared by record, the rows left over
- *   paired by key, no engine. Keys that compare as BINARY and ascending,
- *   and a residue small enough to hold; else the engine's, which need not
- *   check the trees' pages again.
+ *   paired by key, no engine. UTF-8 files, ascending keys of a collation
+ *   the comparison knows (BINARY, NOCASE, RTRIM), and a residue small
+ *   enough to hold; else the engine's, which need not check the trees'
+ *   pages again.
  * - {@link ENGINE_ROWS}: SQLite compares the rows (table_data.ts), only
  *   those the comparison of the pages leaves (_residue.ts): keyless tables,
  *   other keys (their collations, NULLs), columns that changed, VIRTUAL

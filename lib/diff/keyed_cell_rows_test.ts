@@ -44,14 +44,16 @@ interface Shape {
   readonly first?: string;
 }
 
+const TEXT_KEY: Shape = {
+  create: "CREATE TABLE t(k TEXT PRIMARY KEY, a, r REAL, x TEXT, b BLOB) WITHOUT ROWID",
+  fill:
+    `${FILL} INSERT INTO t SELECT printf('k%05d', i), i, i / 2.0 + 1.5, 'row ' || i, randomblob(8) FROM s`,
+  changes: `${VALUE_CHANGES}
+    INSERT INTO t VALUES ('k00030x', 'new', 1, 'n', x'00'), ('', NULL, NULL, NULL, NULL), ('zz', 1, 2, 3, 4)`,
+};
+
 const SHAPES: Record<string, Shape> = {
-  "a TEXT key": {
-    create: "CREATE TABLE t(k TEXT PRIMARY KEY, a, r REAL, x TEXT, b BLOB) WITHOUT ROWID",
-    fill:
-      `${FILL} INSERT INTO t SELECT printf('k%05d', i), i, i / 2.0 + 1.5, 'row ' || i, randomblob(8) FROM s`,
-    changes: `${VALUE_CHANGES}
-      INSERT INTO t VALUES ('k00030x', 'new', 1, 'n', x'00'), ('', NULL, NULL, NULL, NULL), ('zz', 1, 2, 3, 4)`,
-  },
+  "a TEXT key": TEXT_KEY,
   "a key of two columns, the second first": {
     create: "CREATE TABLE t(a, k TEXT, r REAL, x TEXT, b BLOB, PRIMARY KEY(k, a)) WITHOUT ROWID",
     fill:
@@ -117,6 +119,27 @@ const SHAPES: Record<string, Shape> = {
     changes:
       `${VALUE_CHANGES} INSERT INTO t VALUES (-7, 'neg', 1, 'n', x'00'), (1 << 62, 'big', 2, 3, 4)`,
   },
+  "a NOCASE key, a key's case changed": {
+    ...TEXT_KEY,
+    create: "CREATE TABLE t(k TEXT COLLATE NOCASE PRIMARY KEY, a, r REAL, x TEXT, b BLOB) " +
+      "WITHOUT ROWID",
+    changes: `${TEXT_KEY.changes}; UPDATE t SET k = upper(k) WHERE a = 50;
+      INSERT INTO t VALUES ('K00051x', 1, 2, 3, 4), ('k00052X', 1, 2, 3, 4)`,
+  },
+  "an RTRIM key of a rowid table, trailing spaces changed": {
+    ...TEXT_KEY,
+    create: "CREATE TABLE t(k TEXT COLLATE RTRIM PRIMARY KEY, a, r REAL, x TEXT, b BLOB)",
+    changes: `${TEXT_KEY.changes}; UPDATE t SET k = k || '  ' WHERE a = 50;
+      UPDATE t SET k = k || ' x' WHERE a = 51`,
+  },
+  "a NOCASE key of two columns in a rowid table": {
+    create: "CREATE TABLE t(a INT, k TEXT COLLATE NOCASE NOT NULL, r REAL, x TEXT, b BLOB, " +
+      "PRIMARY KEY(k, a))",
+    fill: `${FILL} INSERT INTO t SELECT i, 'k' || (i % 7) || char(65 + i % 3), i / 2.0 + 1.5,
+      'row ' || i, randomblob(8) FROM s`,
+    changes: `${VALUE_CHANGES} UPDATE t SET k = lower(k) WHERE a % 5 = 0;
+      INSERT INTO t VALUES (1, 'zz', 1, 2, 3)`,
+  },
   "a change of many pages": {
     create: "CREATE TABLE t(k TEXT PRIMARY KEY, a, r REAL, x TEXT, b BLOB) WITHOUT ROWID",
     fill: `WITH RECURSIVE s(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM s WHERE i < 20000)
@@ -129,19 +152,13 @@ const SHAPES: Record<string, Shape> = {
 
 // Keys the cells leave to the engine.
 const ENGINE_SHAPES: Record<string, Shape> = {
-  "a NOCASE key": {
-    ...SHAPES["a TEXT key"]!,
-    create: "CREATE TABLE t(k TEXT COLLATE NOCASE PRIMARY KEY, a, r REAL, x TEXT, b BLOB) " +
-      "WITHOUT ROWID",
-    changes: `${SHAPES["a TEXT key"]!.changes}; UPDATE t SET k = upper(k) WHERE a = 50`,
-  },
   "a key under NOCASE in its tree only": {
-    ...SHAPES["a TEXT key"]!,
+    ...TEXT_KEY,
     create: "CREATE TABLE t(k TEXT, a, r REAL, x TEXT, b BLOB, PRIMARY KEY(k COLLATE NOCASE)) " +
       "WITHOUT ROWID",
   },
   "a DESC key": {
-    ...SHAPES["a TEXT key"]!,
+    ...TEXT_KEY,
     create: "CREATE TABLE t(k TEXT PRIMARY KEY DESC, a, r REAL, x TEXT, b BLOB) WITHOUT ROWID",
   },
   "a rowid table whose key holds a NULL": {

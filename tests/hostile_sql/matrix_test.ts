@@ -344,7 +344,11 @@ for (const engine of ["sqlite"] as const) {
         if (r.code === 2) {
           assert.match(r.stderr, /^error: [^\n]+\n$/, h.id);
           if (h.says !== null) {
-            assert.match(r.stderr, new RegExp(`${h.says.source}|${NOTHING_COMPARED.source}`), h.id);
+            assert.match(
+              r.stderr,
+              new RegExp(`${h.says.source}|${NOTHING_COMPARED.source}`),
+              `${h.id}: ${r.stderr}`,
+            );
           }
         }
         assertContained(r, w, before);

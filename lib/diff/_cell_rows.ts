@@ -159,6 +159,21 @@ function withAffinity(v: SqliteValue, type: string): SqliteValue | undefined {
   return realAffinity(type) && typeof v === "bigint" ? Number(v) : v;
 }
 
+/**
+ * A parsed record's values, one per column of `layout`: the rowid for the
+ * INTEGER PRIMARY KEY, the default for a column the record is too short to
+ * hold, REAL affinity applied.
+ */
+export function recordValues(layout: Layout, r: Record, rowid: number | bigint): SqliteValue[] {
+  const { at, real, dflt, cols } = layout;
+  const out = new Array<SqliteValue>(cols.length);
+  for (let k = 0; k < cols.length; k++) {
+    const i = at[k]!;
+    out[k] = i < 0 ? rowid : i < r.count ? r.value(i, real[k]) : dflt[k]!;
+  }
+  return out;
+}
+
 /** Reads a row's values from the current cell of a stream. */
 class RowReader {
   readonly #layout: Layout;
@@ -195,14 +210,7 @@ class RowReader {
 
   /** The values of the record last parsed, one per column. */
   decoded(rowid: number | bigint): SqliteValue[] {
-    const { at, real, dflt, cols } = this.#layout;
-    const r = this.record;
-    const out = new Array<SqliteValue>(cols.length);
-    for (let k = 0; k < cols.length; k++) {
-      const i = at[k]!;
-      out[k] = i < 0 ? rowid : i < r.count ? r.value(i, real[k]) : dflt[k]!;
-    }
-    return out;
+    return recordValues(this.#layout, this.record, rowid);
   }
 
   /** The current cell's values, one per column. */

@@ -17,20 +17,14 @@
 import type { Database } from "../sqlite/database.ts";
 import {
   checkKeyOrder,
-  type Collation,
   type KeyField,
   KeyOrder,
+  knownCollation,
 } from "../sqlite_format/key_order.ts";
 import type { PageSide } from "./_page_sides.ts";
 import { compareByRecord, type TreeSide } from "./_tree_compare.ts";
 import { ident, stringLiteral } from "../sqlite/sql_text.ts";
 import type { TableSchema } from "./schema.ts";
-
-const COLLATIONS: Record<string, Collation> = {
-  binary: "binary",
-  nocase: "nocase",
-  rtrim: "rtrim",
-};
 
 /** One side of a table whose indexes are checked. */
 export interface IndexSide {
@@ -74,7 +68,7 @@ function treesOf(db: Database, { schema, table, pages }: IndexSide): OrderedTree
     for (const f of info) {
       // The tree of a WITHOUT ROWID table is ordered by its key columns only.
       if (own && Number(f["key"]) === 0) break;
-      const collation = COLLATIONS[String(f["coll"] ?? "BINARY").toLowerCase()];
+      const collation = knownCollation(String(f["coll"] ?? "BINARY"));
       if (collation === undefined) known = false;
       fields.push({ collation: collation ?? "binary", desc: Number(f["desc"]) === 1 });
     }

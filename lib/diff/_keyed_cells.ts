@@ -36,10 +36,10 @@
 import type { SqliteValue } from "../sqlite/value.ts";
 import { emptyRow } from "../sqlite/value.ts";
 import {
-  type Collation,
   compareRecords,
   type KeyField,
   KeyOrder,
+  knownCollation,
 } from "../sqlite_format/key_order.ts";
 import type { TextEncoding } from "../sqlite_format/header.ts";
 import { fieldsRecord, Record } from "../sqlite_format/record.ts";
@@ -52,6 +52,7 @@ import {
   differingCells,
   type Layout,
   realAffinity,
+  recordValues,
   wholeRow,
 } from "./_cell_rows.ts";
 import { parseCreateTable } from "./_create_table.ts";
@@ -59,13 +60,6 @@ import { compareByRecord } from "./_tree_compare.ts";
 import { foldName } from "./names.ts";
 import { dataColumns, type TableSchema } from "./schema.ts";
 import type { TableData } from "./table_data.ts";
-
-/** The collations the comparison knows (key_order.ts), by the name a CREATE TABLE gives. */
-const COLLATIONS: { readonly [name: string]: Collation } = {
-  binary: "binary",
-  nocase: "nocase",
-  rtrim: "rtrim",
-};
 
 /** Beyond this many residue rows a side, the engine pairs the table's rows. */
 const MAX_ROWS = 100_000;
@@ -103,7 +97,7 @@ export function keyedCellsLayout(t: TableSchema): KeyedLayout | null {
   const fields: KeyField[] = [];
   for (const f of parsed.keyFields) {
     // The tree's order must be the order of an ORDER BY of the column.
-    const collation = COLLATIONS[f.collation];
+    const collation = knownCollation(f.collation);
     if (collation === undefined || f.collation !== f.columnCollation || f.desc) return null;
     fields.push({ collation, desc: false });
   }
@@ -185,7 +179,10 @@ export async function keyedResidue(
         throw cells.src.damaged(cells.page!.number, `cell ${cells.index + 1}: ${problem}`);
       }
       bytes[side] += payload.length;
-      if (held[side].length >= MAX_ROWS || bytes[side] > MAX_BYTES) engine = true;
+      if (held[side].length >= MAX_ROWS || bytes[side] > MAX_BYTES) {
+        engine = true;
+        break;
+      }
       // A cell on its page is a view of bytes the stream reuses (and a
       // Buffer's slice() is a view too): copied.
       const copy = new Uint8Array(payload);
@@ -225,21 +222,15 @@ export function pairKeyed(
   rows: KeptRows,
 ): TableData {
   const { before: A, after: B } = residue;
-  const { cols, at, real, dflt, keyNames, keyCols, fields } = layout;
+  const { cols, keyNames, keyCols, fields } = layout;
   const ra = new Record(residue.encoding);
   const rb = new Record(residue.encoding);
   const parse = (r: Record, bytes: Uint8Array): Record => {
     r.parse(bytes, 0, bytes.length, bytes.length);
     return r;
   };
-  const decoded = (r: Record): SqliteValue[] => {
-    const out = new Array<SqliteValue>(cols.length);
-    for (let k = 0; k < cols.length; k++) {
-      const i = at[k]!;
-      out[k] = i < r.count ? r.value(i, real[k]) : dflt[k]!;
-    }
-    return out;
-  };
+  // No column is the rowid here (`at` has no -1).
+  const decoded = (r: Record): SqliteValue[] => recordValues(layout, r, 0);
   const keyOf = (values: readonly SqliteValue[]) => {
     const out = emptyRow();
     for (let r = 0; r < keyNames.length; r++) out[keyNames[r]!] = values[keyCols[r]!]!;

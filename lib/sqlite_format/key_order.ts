@@ -29,6 +29,19 @@ import { readInt, readReal, Record } from "./record.ts";
 /** A collation the comparison knows. */
 export type Collation = "binary" | "nocase" | "rtrim";
 
+/**
+ * The collation the comparison knows by a name SQLite gives it (`BINARY`,
+ * `NOCASE`, `RTRIM`, in any case), or undefined for any other (an
+ * application's own).
+ *
+ * @param name the collation's name
+ * @returns the collation, or undefined
+ */
+export function knownCollation(name: string): Collation | undefined {
+  const n = name.toLowerCase();
+  return n === "binary" || n === "nocase" || n === "rtrim" ? n : undefined;
+}
+
 /** How one field of an index key compares. */
 export interface KeyField {
   readonly collation: Collation;

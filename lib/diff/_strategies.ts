@@ -207,7 +207,8 @@ function residueOf(
  * The engine's plan for a table: with `residue`, only the rows the pages
  * leave are compared (a table whose pages show no difference needs no
  * engine); without, every row. `checked`: a walk of this diff read and
- * checked the table's trees already.
+ * checked the table's trees already (as the check of two identical files
+ * does: their overflow chains are not claimed a second time).
  */
 function enginePlan(
   job: TableJob,
@@ -219,7 +220,7 @@ function enginePlan(
   const either = (job.after ?? job.before)!;
   return {
     async prepare() {
-      pages = residue ? await residueOf(job, ctx.pages, checked) : null;
+      pages = residue ? await residueOf(job, ctx.pages, checked || ctx.identical) : null;
       if (pages === null || !pages.identical) ctx.engine.start();
     },
     async run(rows) {

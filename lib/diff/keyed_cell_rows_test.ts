@@ -185,6 +185,14 @@ const ENGINE_SHAPES: Record<string, Shape> = {
     fill: `${FILL} INSERT INTO t SELECT char(0x100 + i, 0x60 + i % 30), i FROM s`,
     changes: "UPDATE t SET a = -a WHERE a % 3 = 0; DELETE FROM t WHERE a % 7 = 0",
   },
+  // NOCASE compares a UTF-16 file's text in UTF-8, not in the file's bytes
+  // (the key's order is checked so, and had been taken for damage).
+  "a UTF-16 file's NOCASE key": {
+    first: "PRAGMA encoding = 'UTF-16le'",
+    create: "CREATE TABLE t(k TEXT COLLATE NOCASE PRIMARY KEY, a) WITHOUT ROWID",
+    fill: `${FILL} INSERT INTO t SELECT char(0x60 + i % 30, 0x100 + i), i FROM s`,
+    changes: "UPDATE t SET a = -a WHERE a % 3 = 0; DELETE FROM t WHERE a % 7 = 0",
+  },
   "more rows changed than the cells hold": {
     create: "CREATE TABLE t(k INT PRIMARY KEY, a) WITHOUT ROWID",
     fill: `WITH RECURSIVE s(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM s WHERE i < 100100)
@@ -241,4 +249,16 @@ describe("a changed table keyed by columns, paired from its cells", () => {
       assert.equal(childDiff(a, b, ["t"]).started, engine);
     });
   }
+});
+
+describe("the engine's strategy alone", () => {
+  it("gives two identical files no rows, their spilled keys read once", async () => {
+    const sql = `CREATE TABLE t(k TEXT PRIMARY KEY, a) WITHOUT ROWID;
+      ${FILL} INSERT INTO t SELECT printf('%.5000c', 'k') || i, i FROM s`;
+    const a = makeDb(dir.file(`same_a.db`), sql);
+    const b = makeDb(dir.file(`same_b.db`), sql);
+    const seenAlone = await seen(a, b, { maxRows: 1000 }, [ENGINE_ROWS]);
+    assert.match(seenAlone, /"status":"unchanged"/);
+    same(seenAlone, await seen(a, b, { maxRows: 1000 }));
+  });
 });

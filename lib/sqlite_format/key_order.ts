@@ -5,7 +5,9 @@
  * sqlite3VdbeRecordCompare): field by field, NULL before numbers (integers
  * and reals compared exactly), numbers before text (by the field's
  * collation: BINARY, NOCASE or RTRIM), text before BLOBs (byte by byte), a
- * DESC field the other way round. An index whose leaves were swapped, or a
+ * DESC field the other way round. In a UTF-16 file BINARY compares the
+ * file's bytes, while NOCASE and RTRIM, which SQLite defines for UTF-8
+ * only, compare each text's UTF-8 form. An index whose leaves were swapped, or a
  * page whose cells are out of order, is damage that no walk of its interior
  * pages can see, and SQLite's lookups through it would miss rows.
  *
@@ -25,6 +27,7 @@ import { CellStream } from "./cell_stream.ts";
 import type { PageOwners } from "./page_owners.ts";
 import type { PageSource } from "./page_source.ts";
 import { readInt, readReal, Record } from "./record.ts";
+import type { TextEncoding } from "./header.ts";
 
 /** A collation the comparison knows. */
 export type Collation = "binary" | "nocase" | "rtrim";
@@ -86,6 +89,23 @@ function compareBytes(
   return n - m;
 }
 
+/** Two UTF-8 texts compared under `collation`. */
+function compareText(
+  a: Uint8Array,
+  p: number,
+  n: number,
+  b: Uint8Array,
+  q: number,
+  m: number,
+  collation: Collation,
+): number {
+  if (collation === "rtrim") {
+    while (n > 0 && a[p + n - 1] === 0x20) n--;
+    while (m > 0 && b[q + m - 1] === 0x20) m--;
+  }
+  return compareBytes(a, p, n, b, q, m, collation === "nocase");
+}
+
 /** Value sizes of serial types 0 to 9. */
 const WIDTHS = [0, 1, 2, 3, 4, 6, 8, 8, 0, 0];
 
@@ -122,6 +142,26 @@ function numberAt(b: Uint8Array, at: number, t: number): number | bigint {
   return readInt(b, at, WIDTHS[t]!);
 }
 
+const UTF16_DECODERS = {
+  "utf-16le": new TextDecoder("utf-16le", { fatal: true, ignoreBOM: true }),
+  "utf-16be": new TextDecoder("utf-16be", { fatal: true, ignoreBOM: true }),
+};
+const UTF8 = new TextEncoder();
+
+/**
+ * The UTF-8 bytes of `n` bytes of UTF-16 text at `at`: SQLite's NOCASE and
+ * RTRIM compare text in UTF-8 (they are defined for it alone), so a UTF-16
+ * file's text is converted before either compares it. Null for text that
+ * is not valid UTF-16 (a lone surrogate), whose conversion is SQLite's own.
+ */
+function utf8Of(b: Uint8Array, at: number, n: number, encoding: "utf-16le" | "utf-16be") {
+  try {
+    return UTF8.encode(UTF16_DECODERS[encoding].decode(b.subarray(at, at + n)));
+  } catch {
+    return null;
+  }
+}
+
 /**
  * Compares two index records of `fields.length` leading fields where they
  * lie, as SQLite orders them (see the module documentation); both records'
@@ -132,7 +172,9 @@ function numberAt(b: Uint8Array, at: number, t: number): number | bigint {
  * @param b the bytes holding another
  * @param pb where it starts
  * @param fields how each leading field compares
- * @returns negative, zero or positive
+ * @param encoding the file's text encoding (NOCASE and RTRIM compare UTF-16 text as UTF-8)
+ * @returns negative, zero or positive; NaN when two texts of a UTF-16 file
+ *   cannot be put in SQLite's order here (one is not valid UTF-16)
  */
 export function compareRecords(
   a: Uint8Array,
@@ -140,6 +182,7 @@ export function compareRecords(
   b: Uint8Array,
   pb: number,
   fields: readonly KeyField[],
+  encoding: TextEncoding | null = "utf-8",
 ): number {
   const ea = pa + varintAt(a, pa);
   let qa = varintEnd;
@@ -202,14 +245,16 @@ export function compareRecords(
         ? (x < y ? -1 : x > y ? 1 : 0)
         : compareNumbers(x, y);
     } else if (c === 0 && ka >= 3) {
-      let n = (ta - 12) >> 1;
-      let m = (tb - 12) >> 1;
+      const n = (ta - 12) >> 1;
+      const m = (tb - 12) >> 1;
       const text = ka === 3;
-      if (text && field.collation === "rtrim") {
-        while (n > 0 && a[da + n - 1] === 0x20) n--;
-        while (m > 0 && b[db + m - 1] === 0x20) m--;
-      }
-      c = compareBytes(a, da, n, b, db, m, text && field.collation === "nocase");
+      if (text && field.collation !== "binary" && encoding !== null && encoding !== "utf-8") {
+        const x = utf8Of(a, da, n, encoding);
+        const y = utf8Of(b, db, m, encoding);
+        if (x === null || y === null) return NaN;
+        c = compareText(x, 0, x.length, y, 0, y.length, field.collation);
+      } else if (text) c = compareText(a, da, n, b, db, m, field.collation);
+      else c = compareBytes(a, da, n, b, db, m, false);
     }
     if (c !== 0) return field.desc ? -c : c;
     da += ta >= 12 ? (ta - 12) >> 1 : WIDTHS[ta]!;
@@ -276,6 +321,7 @@ export class KeyOrder {
     if (count === 0 || !this.inOrder) return;
     const buf = page.buf;
     const fields = this.fields;
+    const encoding = page.src.header.encoding;
     let prev = -1;
     for (let i = 0; i < count; i++) {
       if (page.overflow[i] !== 0) {
@@ -287,7 +333,9 @@ export class KeyOrder {
       }
       const at = page.start[i]!;
       if (prev >= 0) {
-        if (compareRecords(buf, prev, buf, at, fields) >= 0 && !this.#disorder(page, i)) return;
+        if (compareRecords(buf, prev, buf, at, fields, encoding) >= 0 && !this.#disorder(page, i)) {
+          return;
+        }
       } else if (!this.#after(page, i, buf, at, -1)) return;
       prev = at;
     }
@@ -338,12 +386,14 @@ export class KeyOrder {
    * unless `prev` is at hand: false when it is out of order (noted).
    */
   #after(page: BtreePage, i: number, bytes: Uint8Array, at: number, prev: number): boolean {
+    const encoding = page.src.header.encoding;
     const above = prev >= 0
-      ? compareRecords(page.buf, prev, bytes, at, this.fields)
+      ? compareRecords(page.buf, prev, bytes, at, this.fields, encoding)
       : this.#hasLast
-      ? compareRecords(this.#last, 0, bytes, at, this.fields)
+      ? compareRecords(this.#last, 0, bytes, at, this.fields, encoding)
       : -1;
-    return above < 0 || this.#disorder(page, i);
+    // NaN (texts not put in order here) is taken as in order.
+    return !(above >= 0) || this.#disorder(page, i);
   }
 
   /** Cell `i` of `page` is not above the entry before it: thrown, or noted (false). */

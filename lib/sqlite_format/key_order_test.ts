@@ -96,3 +96,48 @@ describe("checkKeyOrder()", () => {
     }
   });
 });
+
+describe("checkKeyOrder() in a UTF-16 file", () => {
+  // SQLite's NOCASE and RTRIM are defined for UTF-8 only: in a UTF-16 file
+  // they compare each text's UTF-8 form, which orders otherwise than the
+  // file's bytes (U+0100 is 00 01 in UTF-16le, c4 80 in UTF-8; a trailing
+  // space is 20 00, which no byte-wise trim sees), while BINARY compares
+  // the UTF-16 bytes themselves.
+  for (const encoding of ["UTF-16le", "UTF-16be"]) {
+    it(`reads ${encoding} indexes under NOCASE, RTRIM and BINARY in order`, async () => {
+      const db = makeDb(
+        dir.file(`${encoding}.db`),
+        `PRAGMA encoding = '${encoding}';
+        CREATE TABLE t(k TEXT COLLATE NOCASE PRIMARY KEY, a) WITHOUT ROWID;
+        CREATE TABLE r(k TEXT, a);
+        CREATE INDEX r_rtrim ON r(k COLLATE RTRIM);
+        CREATE INDEX r_binary ON r(k);
+        INSERT INTO t VALUES (char(256), 1), ('b', 2), ('a', 3), (char(0x4e00), 4), ('B' || char(256), 5),
+          ('é', 6), ('Z', 7), (char(0x10000), 8);
+        INSERT INTO r SELECT k || ' ', a FROM t;
+        INSERT INTO r VALUES ('a' || char(0) || 'b', 9), ('a  ', 10), (char(256) || ' x', 11);`,
+      );
+      const src = PageSource.open(db);
+      const one = (collation: KeyField["collation"]): KeyField[] => [
+        { collation, desc: false },
+        { collation: "binary", desc: false },
+      ];
+      try {
+        assert.equal(
+          await checkKeyOrder(src, rootOf(src, "t"), one("nocase").slice(0, 1), null, "t"),
+          8,
+        );
+        assert.equal(await checkKeyOrder(src, rootOf(src, "r_rtrim"), one("rtrim"), null, "r"), 11);
+        assert.equal(
+          await checkKeyOrder(src, rootOf(src, "r_binary"), one("binary"), null, "r"),
+          11,
+        );
+        // The file's bytes are not the order NOCASE gives.
+        const bytes: KeyField[] = [{ collation: "binary", desc: false }];
+        assert.equal((await noted(src, rootOf(src, "t"), bytes)).inOrder, false);
+      } finally {
+        src.close();
+      }
+    });
+  }
+});

@@ -94,9 +94,10 @@ export class Statement {
       else if (typeof v === "bigint") {
         rc = raw.sqlite3_bind_int64(this.#stmt, at, v);
       } else if (typeof v === "number") {
-        rc = (v | 0) === v
+        // -0 is a REAL (SQLite keeps its sign), not the INTEGER 0.
+        rc = (v | 0) === v && !Object.is(v, -0)
           ? raw.sqlite3_bind_int(this.#stmt, at, v)
-          : Number.isSafeInteger(v)
+          : Number.isSafeInteger(v) && !Object.is(v, -0)
           ? raw.sqlite3_bind_int64(this.#stmt, at, BigInt(v))
           : raw.sqlite3_bind_double(this.#stmt, at, v);
       } else if (typeof v === "string") {

@@ -21,6 +21,7 @@ import { claimFreelist, claimPointerMap } from "../sqlite_format/freelist.ts";
 import { PageOwners } from "../sqlite_format/page_owners.ts";
 import { PageSource } from "../sqlite_format/page_source.ts";
 import { readSchemaRows, type SchemaRow } from "../sqlite_format/schema_rows.ts";
+import { checkSchemaRows } from "./_schema_rows_check.ts";
 import { claimTree, type LeafMap } from "../sqlite_format/tree_walk.ts";
 import { sideSchema } from "./_page_schema.ts";
 import { STATISTICS_TABLES } from "./_schema_page_one.ts";
@@ -62,7 +63,11 @@ export function openPageSide(
     const owners = new PageOwners(src, (root) => names.get(root) ?? `root page ${root}`);
     const wanted = tables === null ? null : new Set(tables.map(foldName));
     const read = wanted === null ? null : new Set([...wanted, ...STATISTICS_TABLES]);
-    const rows = readSchemaRows(src, owners, read);
+    // Every row is read, and what SQLite refuses to load is refused here
+    // too, SQLite started or not (it refuses the file, not one table).
+    const others: SchemaRow[] = [];
+    const rows = readSchemaRows(src, owners, read, others);
+    checkSchemaRows(src, [...rows, ...others]);
     for (const r of rows) {
       if (r.rootpage > 0 && !names.has(r.rootpage)) names.set(r.rootpage, `${r.type} ${r.name}`);
     }

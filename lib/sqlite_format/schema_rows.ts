@@ -27,6 +27,8 @@ export interface SchemaRow {
   readonly sql: string | null;
   /** Its rowid in sqlite_schema. */
   readonly rowid: number;
+  /** The page its cell is on. */
+  readonly page: number;
   /**
    * The cell as it sits on its leaf (sizes, rowid, the payload kept on the
    * page and the number of its first overflow page), copied: only when the
@@ -49,6 +51,8 @@ function fold(s: string): string {
  * @param src the file
  * @param owners its page owners (the schema's pages and overflow pages are claimed), or null
  * @param tables the folded table names to keep, or null for every row
+ * @param others where to put the rows `tables` leaves out (decoded too), or
+ *   null to pass over them unread (told apart by their tbl_name's bytes)
  * @returns the rows
  * @throws {SqliteDamageError} when a page or a row is not what it should be
  * @example
@@ -64,6 +68,7 @@ export function readSchemaRows(
   src: PageSource,
   owners: PageOwners | null,
   tables: ReadonlySet<string> | null = null,
+  others: SchemaRow[] | null = null,
 ): SchemaRow[] {
   if (src.pages === 0) return [];
   const rows: SchemaRow[] = [];
@@ -79,14 +84,20 @@ export function readSchemaRows(
     page.parse(n, buf, 0, "table", walk.bounds, true);
     for (let i = 0; i < page.count; i++) {
       const rowid = page.rowid(i);
-      if (wanted !== null && utf8 && page.overflow[i] === 0 && !named(page, i, wanted, record)) {
+      if (
+        others === null && wanted !== null && utf8 && page.overflow[i] === 0 &&
+        !named(page, i, wanted, record)
+      ) {
         continue;
       }
       const bytes = payloads.payload(page, i);
       const problem = record.parse(bytes, 0, bytes.length, bytes.length);
       if (problem !== null) throw src.damaged(n, `sqlite_schema's cell ${i + 1}: ${problem}`);
       const row = schemaRow(record, rowid, src, n, i);
-      if (tables !== null && !tables.has(fold(row.tbl_name))) continue;
+      if (tables !== null && !tables.has(fold(row.tbl_name))) {
+        others?.push(row);
+        continue;
+      }
       if (tables === null) rows.push(row);
       else {
         const cellStart = cellOffset(page, i);
@@ -155,5 +166,6 @@ function schemaRow(
     rootpage,
     sql: record.value(4) as string | null,
     rowid,
+    page: n,
   };
 }

@@ -60,24 +60,41 @@ class Unknown extends Error {}
  * out), or null when a quote or blob is not closed.
  *
  * @param sql the text
+ * @param limit how many tokens to read at most (the head of a statement)
  * @returns the tokens, in order
  */
-export function sqlTokens(sql: string): Token[] | null {
+export function sqlTokens(sql: string, limit = Infinity): Token[] | null {
   try {
-    return tokenize(sql);
+    return tokenize(sql, limit);
   } catch (e) {
     if (e instanceof Unknown) return null;
     throw e;
   }
 }
 
-function tokenize(sql: string): Token[] {
+/** Whether UTF-16 unit `u` is a space (`\s`: ASCII's, or Unicode's above 127). */
+function isSpace(u: number, c: string): boolean {
+  return u < 0x80 ? u === 0x20 || (u >= 0x09 && u <= 0x0d) : /\s/.test(c);
+}
+
+/** Whether UTF-16 unit `u` may start an identifier: a letter, `_`, or anything above 127. */
+function isIdStart(u: number): boolean {
+  return (u >= 0x61 && u <= 0x7a) || (u >= 0x41 && u <= 0x5a) || u === 0x5f || u >= 0x80;
+}
+
+/** Whether UTF-16 unit `u` may go on an identifier: as {@link isIdStart}, digits and `$` too. */
+function isIdPart(u: number): boolean {
+  return isIdStart(u) || (u >= 0x30 && u <= 0x39) || u === 0x24;
+}
+
+function tokenize(sql: string, limit = Infinity): Token[] {
   const out: Token[] = [];
   let i = 0;
   const n = sql.length;
-  while (i < n) {
+  while (i < n && out.length < limit) {
     const c = sql[i]!;
-    if (/\s/.test(c)) {
+    const u = sql.charCodeAt(i);
+    if (isSpace(u, c)) {
       i++;
       continue;
     }
@@ -118,8 +135,8 @@ function tokenize(sql: string): Token[] {
       out.push({ kind: "blob", start, end: i, text: sql.slice(start, i) });
       continue;
     }
-    if (/[A-Za-z_\u0080-\uffff]/.test(c)) {
-      while (i < n && /[A-Za-z0-9_$\u0080-\uffff]/.test(sql[i]!)) i++;
+    if (isIdStart(u)) {
+      while (i < n && isIdPart(sql.charCodeAt(i))) i++;
       out.push({ kind: "id", start, end: i, text: sql.slice(start, i).toUpperCase() });
       continue;
     }

@@ -28,7 +28,12 @@ import { sqlTokens, type Token } from "./_create_table.ts";
 
 /** ASCII letters folded to lower case, as sqlite3_stricmp compares them. */
 function fold(s: string): string {
-  return s.replace(/[A-Z]+/g, (m) => m.toLowerCase());
+  return /[A-Z]/.test(s) ? s.replace(/[A-Z]+/g, (m) => m.toLowerCase()) : s;
+}
+
+/** Whether two names are one to sqlite3_stricmp. */
+function same(a: string, b: string): boolean {
+  return a === b || (a.length === b.length && fold(a) === fold(b));
 }
 
 /** A name token's text: an identifier as written, a quoted one unquoted. */
@@ -46,26 +51,43 @@ interface Created {
 }
 
 /**
- * The type, name and table name of what `sql` creates, or null when it
- * does not say: read from the statement's head, or from the whole of it
- * where a name reaches the end of the head.
+ * How many tokens of a CREATE statement are read for what it creates: an
+ * index's or trigger's ON further on is not looked for.
  */
+const HEAD_TOKENS = 64;
+
+/** An identifier as most schemas write them: no quotes, no spaces. */
+const PLAIN = "([A-Za-z_][A-Za-z0-9_$]*)";
+/**
+ * The common statement heads, read without the tokenizer (a schema may
+ * have thousands of rows): a plain name followed by what can only follow
+ * a name (not a "." of main.t).
+ */
+const HEADS: readonly [RegExp, string][] = [
+  [new RegExp(`^CREATE\\s+TABLE\\s+${PLAIN}(?=\\s*\\()`, "i"), "table"],
+  [new RegExp(`^CREATE\\s+VIRTUAL\\s+TABLE\\s+${PLAIN}(?=\\s+USING\\b)`, "i"), "table"],
+  [new RegExp(`^CREATE\\s+VIEW\\s+${PLAIN}(?=\\s*\\(|\\s+AS\\b)`, "i"), "view"],
+  [
+    new RegExp(`^CREATE\\s+(?:UNIQUE\\s+)?INDEX\\s+${PLAIN}\\s+ON\\s+${PLAIN}(?=\\s*\\()`, "i"),
+    "index",
+  ],
+];
+
+/** The type, name and table name of what `sql` creates, or null when its head does not say. */
 function created(sql: string): Created | null {
-  const HEAD = 1000;
-  if (sql.length > HEAD) {
-    const head = createdIn(sql.slice(0, HEAD));
-    if (head !== null && head.end < HEAD - 1) return head.made;
+  for (const [head, type] of HEADS) {
+    const m = head.exec(sql);
+    if (m !== null) return { type, name: m[1]!, table: m[2] ?? m[1]! };
   }
-  return createdIn(sql)?.made ?? null;
+  return tokenized(sql);
 }
 
-function createdIn(sql: string): { made: Created | null; end: number } | null {
-  const tokens = sqlTokens(sql);
+/** {@link created} of any statement, read with SQLite's tokens. */
+function tokenized(sql: string): Created | null {
+  const tokens = sqlTokens(sql, HEAD_TOKENS);
   if (tokens === null) return null;
-  const made = (type: string, name: string, table: string, last: Token | undefined) => ({
-    made: { type, name, table },
-    end: last?.end ?? sql.length,
-  });
+  // A name is known when a token follows it (else "main" of main.t may be cut from its ".t").
+  const whole = (k: number) => k + 1 < tokens.length || tokens.length < HEAD_TOKENS;
   let i = 1;
   const word = (...w: string[]) => tokens[i]?.kind === "id" && w.includes(tokens[i]!.text);
   if (word("TEMP", "TEMPORARY")) i++;
@@ -76,22 +98,21 @@ function createdIn(sql: string): { made: Created | null; end: number } | null {
     if (!word("TABLE")) return null;
     type = "table";
   } else if (word("TABLE", "INDEX", "VIEW", "TRIGGER")) type = tokens[i]!.text.toLowerCase();
-  else return { made: null, end: 0 };
+  else return null;
   i++;
   if (word("IF")) i += 3;
   // A schema name before the object's: main."x".
   if (tokens[i + 1]?.kind === "op" && tokens[i + 1]!.text === ".") i += 2;
-  const name = nameOf(sql, tokens[i]);
+  const name = whole(i) ? nameOf(sql, tokens[i]) : null;
   if (name === null) return null;
-  // The name is followed by more of the statement (else it may be cut).
-  if (type === "table" || type === "view") return made(type, name, name, tokens[i + 1]);
+  if (type === "table" || type === "view") return { type, name, table: name };
   // The table an index or trigger is on: the name after the first ON.
   let on = i + 1;
   while (on < tokens.length && !(tokens[on]!.kind === "id" && tokens[on]!.text === "ON")) on++;
   let t = on + 1;
   if (tokens[t + 1]?.kind === "op" && tokens[t + 1]!.text === ".") t += 2;
-  const table = nameOf(sql, tokens[t]);
-  return table === null ? null : made(type, name, table, tokens[t + 1]);
+  const table = whole(t) ? nameOf(sql, tokens[t]) : null;
+  return table === null ? null : { type, name, table };
 }
 
 /** How many automatic indexes a CREATE TABLE can make at most: its UNIQUE and PRIMARY KEY constraints. */
@@ -99,6 +120,20 @@ function autoIndexes(sql: string): number {
   return (sqlTokens(sql) ?? []).filter((t) =>
     t.kind === "id" && (t.text === "UNIQUE" || t.text === "PRIMARY")
   ).length;
+}
+
+/**
+ * Whether row `r` is a table whose SQL begins `CREATE TABLE name(`, its
+ * name a plain identifier: the common row, known sound at a glance.
+ */
+function plainTable(r: SchemaRow): boolean {
+  const { sql, name } = r;
+  if (r.type !== "table" || name !== r.tbl_name || sql === null) return false;
+  const first = name.charCodeAt(0);
+  const letter = (first >= 0x61 && first <= 0x7a) || (first >= 0x41 && first <= 0x5a) ||
+    first === 0x5f;
+  return letter && sql.startsWith("CREATE TABLE ") && sql.startsWith(name, 13) &&
+    sql.charCodeAt(13 + name.length) === 0x28 && /^[A-Za-z0-9_$]*$/.test(name);
 }
 
 /**
@@ -110,14 +145,20 @@ function autoIndexes(sql: string): number {
  * @throws {SqliteDamageError} at the first row SQLite would refuse
  */
 export function checkSchemaRows(src: PageSource, rows: readonly SchemaRow[]): void {
-  const tables = new Map<string, number>();
-  for (const r of [...rows].sort((x, y) => x.rowid - y.rowid)) {
+  // Each table's SQL, its automatic indexes counted when a row names one.
+  const tables = new Map<string, string>();
+  const inOrder = rows.every((r, i) => i === 0 || rows[i - 1]!.rowid < r.rowid);
+  for (const r of inOrder ? rows : [...rows].sort((x, y) => x.rowid - y.rowid)) {
     const refuse = (what: string) =>
       src.damaged(r.page, `sqlite_schema's row ${JSON.stringify(r.name)} ${what}`);
+    if (plainTable(r)) {
+      tables.set(fold(r.name), r.sql!);
+      continue;
+    }
     if (r.sql === null || r.sql === "") {
       const m = /^sqlite_autoindex_(.+)_([0-9]+)$/i.exec(r.name);
-      const most = m === null ? undefined : tables.get(fold(m[1]!));
-      if (m === null || most === undefined || Number(m[2]) < 1 || Number(m[2]) > most) {
+      const sql = m === null ? undefined : tables.get(fold(m[1]!));
+      if (m === null || sql === undefined || Number(m[2]) < 1 || Number(m[2]) > autoIndexes(sql)) {
         throw refuse("has no SQL, and is no automatic index of a table before it");
       }
       continue;
@@ -126,8 +167,7 @@ export function checkSchemaRows(src: PageSource, rows: readonly SchemaRow[]): vo
     const made = created(r.sql);
     if (made === null) continue; // SQL only SQLite's parser can judge
     if (
-      fold(made.type) !== fold(r.type) || fold(made.name) !== fold(r.name) ||
-      fold(made.table) !== fold(r.tbl_name)
+      !same(made.type, r.type) || !same(made.name, r.name) || !same(made.table, r.tbl_name)
     ) {
       const what = (type: string, name: string, table: string) =>
         `${type} ${JSON.stringify(name)} of table ${JSON.stringify(table)}`;
@@ -137,6 +177,6 @@ export function checkSchemaRows(src: PageSource, rows: readonly SchemaRow[]): vo
         }`,
       );
     }
-    if (made.type === "table") tables.set(fold(made.name), autoIndexes(r.sql));
+    if (made.type === "table") tables.set(fold(made.name), r.sql);
   }
 }

@@ -80,14 +80,15 @@ function internal(name: string): boolean {
 
 /**
  * The error for a UTF-16 file whose schema only SQLite can read (a virtual
- * table's columns belong to its module), which the WASM build cannot.
+ * table's columns belong to its module; a CREATE statement the file reader
+ * does not parse, as a damaged one), which the WASM build cannot.
  */
 export function utf16SchemaError(side: PageSide): SqliteOpenError {
   const encoding = side.src.header.encoding!.toUpperCase().replace("LE", "le").replace("BE", "be");
   return new SqliteOpenError(
     side.path,
     "unsupported",
-    `Cannot read "${side.path}": its schema must be read by SQLite (a virtual table), and the WASM build of SQLite cannot read a ${encoding} database; convert it with: sqlite3 "${side.path}" .dump | sqlite3 utf8.db`,
+    `Cannot read "${side.path}": its schema must be read by SQLite (a virtual table, or a CREATE statement the file reader cannot parse, as a damaged one is), and the WASM build of SQLite cannot read a ${encoding} database; convert it with: sqlite3 "${side.path}" .dump | sqlite3 utf8.db`,
   );
 }
 

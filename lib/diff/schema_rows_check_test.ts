@@ -105,6 +105,25 @@ describe("a schema SQLite refuses to load", { skip: needs("sqlite3") }, () => {
   }
 });
 
+describe(
+  "a UTF-16 file whose CREATE statement SQLite cannot parse",
+  { skip: needs("sqlite3") },
+  () => {
+    it("is not diffed: SQLite must read its schema, and the WASM build cannot", async () => {
+      const { sound, damaged } = edited(
+        "UPDATE sqlite_schema SET sql = replace(sql, 'PRIMARY KEY', 'PRIMARY XEY') WHERE name = 't'",
+        `PRAGMA encoding = 'UTF-16be'; ${SCHEMA}`,
+      );
+      assert.equal(sqliteLoads(sound), true);
+      assert.equal(sqliteLoads(damaged), false, "SQLite itself refuses it");
+      await assert.rejects(
+        diffSqliteDatabases(sound, damaged),
+        /its schema must be read by SQLite \(a virtual table, or a CREATE statement the file reader cannot parse, as a damaged one is\)/,
+      );
+    });
+  },
+);
+
 describe("a schema SQLite loads", () => {
   it("is read, whatever way it names what it creates", async () => {
     const schema = `CREATE TABLE IF NOT EXISTS "Quoted ""x"""([a b] UNIQUE, \`c\` PRIMARY KEY);
